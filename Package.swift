@@ -1,0 +1,37 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "AsyncPaging",
+    platforms: [
+        .macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2),
+    ],
+    products: [
+        .library(name: "AsyncPaging", targets: ["AsyncPaging"]),
+        .library(name: "AsyncPagingTesting", targets: ["AsyncPagingTesting"]),
+        .executable(name: "feed-demo", targets: ["FeedDemo"]),
+    ],
+    targets: [
+        .target(name: "AsyncPaging", swiftSettings: strictSettings),
+        .target(
+            name: "AsyncPagingTesting",
+            dependencies: ["AsyncPaging"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "FeedDemo",
+            dependencies: ["AsyncPaging"],
+            path: "Sources/feed-demo",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AsyncPagingTests",
+            dependencies: ["AsyncPaging", "AsyncPagingTesting"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

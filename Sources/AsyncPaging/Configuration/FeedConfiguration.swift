@@ -1,0 +1,60 @@
+/// How a ``FeedController`` pages: page size, initial load, overlap rules, retry, timeout and
+/// duplicates.
+///
+/// A configuration is checked when it is made, so a controller never starts with values that
+/// cannot work: the initializer throws a ``FeedConfigurationError`` instead.
+///
+/// ```swift
+/// let configuration = try FeedConfiguration(pageSize: 15, timeout: .seconds(10))
+/// ```
+public struct FeedConfiguration: Sendable, Hashable {
+    /// The number of items asked for per page.
+    public let pageSize: Int
+    /// Whether the controller starts loading the first page as soon as it is created.
+    public let loadsInitialPage: Bool
+    /// What `loadMore()` does while a refresh is in flight.
+    public let loadMoreDuringRefresh: LoadMoreDuringRefreshPolicy
+    /// What `refresh()` does while another refresh is in flight.
+    public let refreshDuringRefresh: RefreshDuringRefreshPolicy
+    /// What `loadMore()` does while another load-more is in flight.
+    public let loadMoreDuringLoadMore: LoadMoreDuringLoadMorePolicy
+    /// Automatic retries of a failed load.
+    public let retry: RetryPolicy
+    /// How long one fetch may take, on the controller's clock, before it is cancelled and
+    /// fails with ``FeedError/timedOut(after:)``; `nil` waits as long as the source takes.
+    public let timeout: Duration?
+    /// What happens to items whose id is already in the list.
+    public let duplicates: DuplicatePolicy
+
+    /// Creates a configuration; every parameter has the default that reproduces the classic
+    /// RxSwift + MJRefresh feed.
+    /// - Throws: ``FeedConfigurationError`` for a value that cannot work.
+    public init(
+        pageSize: Int = 20,
+        loadsInitialPage: Bool = true,
+        loadMoreDuringRefresh: LoadMoreDuringRefreshPolicy = .cancelRefresh,
+        refreshDuringRefresh: RefreshDuringRefreshPolicy = .restart,
+        loadMoreDuringLoadMore: LoadMoreDuringLoadMorePolicy = .join,
+        retry: RetryPolicy = .none,
+        timeout: Duration? = nil,
+        duplicates: DuplicatePolicy = .drop
+    ) throws(FeedConfigurationError) {
+        guard pageSize >= 1 else { throw .invalidPageSize(pageSize) }
+        if let timeout, timeout <= .zero { throw .nonPositiveTimeout(timeout) }
+        try retry.validate()
+        self.pageSize = pageSize
+        self.loadsInitialPage = loadsInitialPage
+        self.loadMoreDuringRefresh = loadMoreDuringRefresh
+        self.refreshDuringRefresh = refreshDuringRefresh
+        self.loadMoreDuringLoadMore = loadMoreDuringLoadMore
+        self.retry = retry
+        self.timeout = timeout
+        self.duplicates = duplicates
+    }
+
+    /// The defaults: pages of 20, initial load on, seed overlap rules, no retry, no timeout,
+    /// duplicates dropped.
+    public static let `default`: FeedConfiguration = {
+        do { return try FeedConfiguration() } catch { fatalError("the default configuration is valid: \(error)") }
+    }()
+}

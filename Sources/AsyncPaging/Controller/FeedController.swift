@@ -1,0 +1,402 @@
+import Synchronization
+
+/// The paging engine of one feed: it owns the pages, runs the loads and publishes the list.
+///
+/// A controller fetches pages from a ``PageSource``. A refresh (the header) fetches the first
+/// page and replaces the list; a load-more (the footer) fetches the next page and appends it.
+/// Starting one cancels the other, and a result that arrives for a cancelled load is dropped,
+/// even from a source that ignores cancellation. The rules are listed in the README and live
+/// in one place, `FeedStateMachine`; this actor only carries them out.
+///
+/// ```swift
+/// let feed = FeedController<Post, Int>(clock: ContinuousClock()) { request in
+///     let page = try await api.posts(after: request.cursor, limit: request.pageSize)
+///     return Page(items: page.posts, next: page.nextCursor)
+/// }
+/// for await snapshot in feed.snapshots { render(snapshot) }
+/// ```
+///
+/// Outputs are `nonisolated` and each access is a new, independent subscription:
+/// ``snapshots`` (the list), ``events`` (begin and end of every load) and ``statuses``.
+///
+/// Every timer (the timeout, the retry backoff) runs on the injected clock, and sources get
+/// the same clock in ``PageRequest/clock``: with a test clock a test decides when time passes.
+public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
+    private typealias Machine = FeedStateMachine<Cursor>
+    private typealias LoadID = Machine.LoadID
+
+    /// The configuration the controller runs with.
+    public nonisolated let configuration: FeedConfiguration
+    /// The clock every timer of this controller runs on.
+    public nonisolated let clock: any Clock<Duration>
+
+    private let source: any PageSource<Item, Cursor>
+    private let identify: (@Sendable (Item) -> AnyHashable)?
+    private let broadcaster: FeedBroadcaster<Item>
+    private let tasks = LoadTasks()
+    private let mailbox = Mutex<Mailbox>(Mailbox())
+
+    private var machine: Machine
+    private var store = ItemStore<Item>()
+    private var identities = Set<AnyHashable>()
+    private var latest: FeedSnapshot<Item> = .initial
+    /// The page a fetch just returned, while the machine decides what to do with it.
+    private var arrivedPage: Page<Item, Cursor>?
+    /// What the last applied page did, for the outcome of its callers.
+    private var lastApplied: (id: LoadID, applied: Int, dropped: Int)?
+    private var waiters: [Waiter] = []
+    private var random = SystemRandomNumberGenerator()
+
+    private struct Waiter {
+        let id: LoadID
+        let side: FeedSide
+        let joined: Bool
+        let continuation: CheckedContinuation<LoadResult, Never>
+    }
+
+    private struct Mailbox {
+        var requests: [FeedRequest] = []
+        var isDraining = false
+    }
+
+    // MARK: Creating a controller
+
+    /// Creates a controller that keeps every item, duplicates included, unless `Item` is
+    /// `Identifiable` (then the `Identifiable` initializer is chosen and duplicates are dropped
+    /// by id), and starts the initial load unless the configuration turns it off.
+    /// - Parameters:
+    ///   - source: Where pages come from.
+    ///   - clock: The clock of every timer, and of ``PageRequest/clock``.
+    ///   - configuration: Page size, initial load, overlap policies, retry, timeout, duplicates.
+    public init(
+        source: some PageSource<Item, Cursor>,
+        clock: any Clock<Duration> = ContinuousClock(),
+        configuration: FeedConfiguration = .default
+    ) {
+        self.init(source: source, clock: clock, configuration: configuration, identify: nil)
+    }
+
+    /// Creates a controller that identifies items by `id`, so that items already in the list
+    /// are handled by ``FeedConfiguration/duplicates``.
+    public init<ID: Hashable & Sendable>(
+        source: some PageSource<Item, Cursor>,
+        clock: any Clock<Duration> = ContinuousClock(),
+        configuration: FeedConfiguration = .default,
+        id: @escaping @Sendable (Item) -> ID
+    ) {
+        self.init(source: source, clock: clock, configuration: configuration, identify: { AnyHashable(id($0)) })
+    }
+
+    /// Creates a controller whose source is a closure.
+    public init(
+        clock: any Clock<Duration> = ContinuousClock(),
+        configuration: FeedConfiguration = .default,
+        fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
+    ) {
+        self.init(source: ClosurePageSource(fetch), clock: clock, configuration: configuration, identify: nil)
+    }
+
+    private init(
+        source: some PageSource<Item, Cursor>,
+        clock: any Clock<Duration>,
+        configuration: FeedConfiguration,
+        identify: (@Sendable (Item) -> AnyHashable)?
+    ) {
+        self.source = source
+        self.clock = clock
+        self.configuration = configuration
+        self.identify = configuration.duplicates == .drop ? identify : nil
+        var machine = Machine(configuration: configuration)
+        var initialActions: [Machine.Action] = []
+        if configuration.loadsInitialPage {
+            (_, initialActions) = machine.refreshRequested()
+        }
+        self.machine = machine
+        self.broadcaster = FeedBroadcaster(
+            snapshot: .initial, status: machine.status, loadingSides: machine.active.map { [$0.side] } ?? [])
+        // The initial load's `began` is replayed to every subscriber by the broadcaster; what
+        // is left to do is to start its fetch.
+        for case let .startFetch(id, side, cursor, attempt) in initialActions {
+            launchFetch(id, side: side, cursor: cursor, attempt: attempt)
+        }
+    }
+
+    deinit {
+        tasks.cancelAll()
+        if let active = machine.active {
+            broadcaster.publish(.ended(active.side, .cancelled(.closed)))
+        }
+        broadcaster.finish(finalStatus: .closed)
+    }
+
+    // MARK: Outputs
+
+    /// The list: a new subscription that first gets the current list, then every change.
+    ///
+    /// A slow subscriber skips to the newest snapshot; a gap in ``FeedSnapshot/version`` tells
+    /// it so and ``FeedSnapshot/change(since:)`` tells what changed. Finishes on ``close()``.
+    public nonisolated var snapshots: AsyncStream<FeedSnapshot<Item>> { broadcaster.subscribeToSnapshots() }
+
+    /// Begin and end of every load, lossless and in order; a new subscription each access.
+    ///
+    /// A subscriber that joins while a side is loading first gets that side's `began`. The
+    /// stream buffers every event until it is read. Finishes on ``close()``.
+    public nonisolated var events: AsyncStream<FeedEvent> { broadcaster.subscribeToEvents() }
+
+    /// The status: a new subscription that first gets the current status, then every change,
+    /// keeping only the newest. Ends with ``FeedStatus/closed`` on ``close()``.
+    public nonisolated var statuses: AsyncStream<FeedStatus> { broadcaster.subscribeToStatuses() }
+
+    /// The newest published list.
+    public nonisolated var currentSnapshot: FeedSnapshot<Item> { broadcaster.latestSnapshot }
+
+    /// The newest published status.
+    public nonisolated var currentStatus: FeedStatus { broadcaster.latestStatus }
+
+    /// The number of live subscriptions, per output. A subscription goes away when its
+    /// iterating task ends or is cancelled, or when its stream is released.
+    public nonisolated var subscriberCounts: (snapshots: Int, statuses: Int, events: Int) {
+        broadcaster.subscriberCounts
+    }
+
+    // MARK: Operations
+
+    /// Fetches the first page and, on success, replaces the list and clears end of data.
+    ///
+    /// A load-more in flight is cancelled (its data is never applied). A refresh in flight is
+    /// replaced by this one (``RefreshDuringRefreshPolicy/restart``) or joined
+    /// (``RefreshDuringRefreshPolicy/join``).
+    /// - Returns: What happened to this call, once the load has ended. Cancelling the calling
+    ///   task does not cancel the load; other callers may be waiting on it.
+    @discardableResult
+    public func refresh() async -> LoadResult {
+        let (decision, actions) = machine.refreshRequested()
+        perform(actions)
+        return await answer(decision, side: .refresh)
+    }
+
+    /// Fetches the next page and appends it.
+    ///
+    /// At the end of the data it fetches nothing and answers ``LoadOutcome/endOfData``. A
+    /// load-more in flight is joined (``LoadMoreDuringLoadMorePolicy/join``); a refresh in
+    /// flight is cancelled, or wins (``LoadMoreDuringRefreshPolicy``).
+    @discardableResult
+    public func loadMore() async -> LoadResult {
+        let (decision, actions) = machine.loadMoreRequested()
+        perform(actions)
+        return await answer(decision, side: .loadMore)
+    }
+
+    /// Runs the failed load again: a refresh from the top, a load-more from the current
+    /// list's cursor. While an automatic retry waits for its backoff, it runs it at once;
+    /// while a load is in flight, the call joins it.
+    @discardableResult
+    public func retry() async -> LoadResult {
+        let side = machine.active?.side ?? machine.lastFailure?.side
+        let (decision, actions) = machine.retryRequested()
+        perform(actions)
+        return await answer(decision, side: side)
+    }
+
+    /// Cancels the load in flight (it ends as cancelled by close), finishes every output
+    /// stream, and makes every later call answer ``IgnoreReason/closed``. Releasing the last
+    /// reference to a controller does the same.
+    public func close() {
+        perform(machine.closeRequested())
+    }
+
+    /// Sends a request without waiting for its outcome, from any context: for UI code that
+    /// fires and forgets. Requests sent from one thread are carried out in the order sent.
+    public nonisolated func send(_ request: FeedRequest) {
+        let startsDrain = mailbox.withLock { mailbox -> Bool in
+            mailbox.requests.append(request)
+            defer { mailbox.isDraining = true }
+            return !mailbox.isDraining
+        }
+        if startsDrain {
+            Task { await self.drainMailbox() }
+        }
+    }
+
+    private func drainMailbox() {
+        while let request = mailbox.withLock({ mailbox -> FeedRequest? in
+            if mailbox.requests.isEmpty {
+                mailbox.isDraining = false
+                return nil
+            }
+            return mailbox.requests.removeFirst()
+        }) {
+            switch request {
+            case .refresh: perform(machine.refreshRequested().1)
+            case .loadMore: perform(machine.loadMoreRequested().1)
+            case .retry: perform(machine.retryRequested().1)
+            case .close: perform(machine.closeRequested())
+            }
+        }
+    }
+
+    // MARK: Carrying out the machine's actions
+
+    private func answer(_ decision: Machine.Decision, side: FeedSide?) async -> LoadResult {
+        switch decision {
+        case .answered(let outcome):
+            return LoadResult(side: side, outcome: outcome)
+        case .started(let id), .joined(let id):
+            let joined = if case .joined = decision { true } else { false }
+            return await withCheckedContinuation { continuation in
+                waiters.append(Waiter(id: id, side: side ?? .refresh, joined: joined, continuation: continuation))
+            }
+        }
+    }
+
+    private func perform(_ actions: [Machine.Action]) {
+        guard !actions.isEmpty else { return }
+        for action in actions {
+            switch action {
+            case .startFetch(let id, let side, let cursor, let attempt):
+                launchFetch(id, side: side, cursor: cursor, attempt: attempt)
+            case .cancelLoad(let id):
+                tasks.cancel(id.rawValue)
+            case .scheduleRetry(let id, let retryNumber):
+                let retry = configuration.retry
+                let unit = retry.jitter > 0 ? Double.random(in: 0..<1, using: &random) : 0
+                launchTimer(id, after: retry.backoff(beforeRetry: retryNumber, randomUnit: unit), isTimeout: false)
+            case .applyPage(let id, let replacing):
+                apply(id, replacing: replacing)
+            case .emit(let event):
+                broadcaster.publish(event)
+            case .resolveCallers(let id, let outcome):
+                resolveCallers(id, outcome)
+            case .finishOutputs:
+                tasks.cancelAll()
+                broadcaster.finish(finalStatus: .closed)
+            }
+        }
+        broadcaster.publish(machine.status)
+    }
+
+    private func resolveCallers(_ id: LoadID, _ outcome: LoadOutcome) {
+        var outcome = outcome
+        if case .completed(var summary) = outcome, let lastApplied, lastApplied.id == id {
+            summary.itemsApplied = lastApplied.applied
+            summary.droppedDuplicates = lastApplied.dropped
+            outcome = .completed(summary)
+        }
+        var remaining: [Waiter] = []
+        for waiter in waiters {
+            if waiter.id == id {
+                waiter.continuation.resume(returning: LoadResult(
+                    side: waiter.side, outcome: outcome, joinedInFlightLoad: waiter.joined))
+            } else {
+                remaining.append(waiter)
+            }
+        }
+        waiters = remaining
+    }
+
+    private func apply(_ id: LoadID, replacing: Bool) {
+        guard let page = arrivedPage else { return }
+        arrivedPage = nil
+        if replacing {
+            store = ItemStore()
+            identities.removeAll(keepingCapacity: true)
+        }
+        let before = store.count
+        let (kept, dropped) = withoutDuplicates(page.items)
+        store.append(contentsOf: kept)
+        lastApplied = (id, replacing ? store.count : store.count - before, dropped)
+        guard replacing || store.count > before else { return }
+        latest = FeedSnapshot(
+            version: latest.version + 1,
+            generation: replacing ? latest.generation + 1 : latest.generation,
+            change: replacing ? .replaced : .appended(before..<store.count),
+            contents: store.contents)
+        broadcaster.publish(latest)
+    }
+
+    /// The items whose id is not yet in the list, and how many were dropped.
+    private func withoutDuplicates(_ items: [Item]) -> (kept: [Item], dropped: Int) {
+        guard let identify else { return (items, 0) }
+        var kept: [Item]?
+        for index in items.indices {
+            let isNew = identities.insert(identify(items[index])).inserted
+            if isNew {
+                kept?.append(items[index])
+            } else if kept == nil {
+                kept = Array(items[..<index])
+            }
+        }
+        guard let kept else { return (items, 0) }
+        return (kept, items.count - kept.count)
+    }
+
+    private func fetchFinished(_ id: LoadID, _ result: Result<Page<Item, Cursor>, any Error>) {
+        switch result {
+        case .success(let page):
+            arrivedPage = page
+            perform(machine.fetchSucceeded(id, itemCount: page.items.count, next: page.next))
+            arrivedPage = nil
+        case .failure(let error):
+            perform(machine.fetchFailed(id, error: error))
+        }
+    }
+
+    private func timerFired(_ id: LoadID, isTimeout: Bool) {
+        perform(isTimeout ? machine.timeoutElapsed(id) : machine.backoffElapsed(id))
+    }
+
+    // MARK: Tasks (nonisolated: they touch only `let` properties, so the initializer can start one)
+
+    private nonisolated func launchFetch(_ id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int) {
+        let request = PageRequest(
+            cursor: cursor, side: side, pageSize: configuration.pageSize, attempt: attempt, clock: clock)
+        let source = self.source
+        let fetch = Task { [weak self] in
+            let result: Result<Page<Item, Cursor>, any Error>
+            do {
+                result = .success(try await source.page(for: request))
+            } catch {
+                result = .failure(error)
+            }
+            await self?.fetchFinished(id, result)
+        }
+        tasks.setFetch(fetch, for: id.rawValue)
+        if let timeout = configuration.timeout {
+            launchTimer(id, after: timeout, isTimeout: true)
+        }
+    }
+
+    private nonisolated func launchTimer(_ id: LoadID, after delay: Duration, isTimeout: Bool) {
+        let clock = self.clock
+        let timer = Task { [weak self] in
+            do {
+                try await clock.sleep(for: delay)
+            } catch {
+                return // cancelled: the load ended or moved on
+            }
+            await self?.timerFired(id, isTimeout: isTimeout)
+        }
+        tasks.setTimer(timer, for: id.rawValue)
+    }
+}
+
+extension FeedController where Item: Identifiable, Item.ID: Sendable {
+    /// Creates a controller for `Identifiable` items: items whose `id` is already in the list
+    /// are handled by ``FeedConfiguration/duplicates`` (dropped and counted by default).
+    public init(
+        source: some PageSource<Item, Cursor>,
+        clock: any Clock<Duration> = ContinuousClock(),
+        configuration: FeedConfiguration = .default
+    ) {
+        self.init(source: source, clock: clock, configuration: configuration, id: { $0.id })
+    }
+
+    /// Creates a controller for `Identifiable` items whose source is a closure.
+    public init(
+        clock: any Clock<Duration> = ContinuousClock(),
+        configuration: FeedConfiguration = .default,
+        fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
+    ) {
+        self.init(source: ClosurePageSource(fetch), clock: clock, configuration: configuration, id: { $0.id })
+    }
+}

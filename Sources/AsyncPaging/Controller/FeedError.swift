@@ -1,0 +1,49 @@
+/// Errors the engine itself reports, next to the errors a ``PageSource`` throws.
+public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The fetch took longer than ``FeedConfiguration/timeout`` on the controller's clock.
+    case timedOut(after: Duration)
+    /// The source answered with a `next` cursor that this feed has already asked for since
+    /// its last refresh: following it would loop. The page's items were applied; the cursor
+    /// was not followed.
+    case repeatedCursor(String)
+    /// The source answered with an empty page that still claims more data. The cursor was
+    /// followed (a later `loadMore()` or `retry()` asks for the next page), but the load stops
+    /// here, so a UI that loads more whenever it reaches the bottom cannot spin.
+    case emptyPageClaimsMore
+
+    public var description: String {
+        switch self {
+        case .timedOut(let timeout): "the page source did not answer within \(timeout)"
+        case .repeatedCursor(let cursor): "the page source repeated the cursor \(cursor), which would loop"
+        case .emptyPageClaimsMore: "the page source returned an empty page that claims more data"
+        }
+    }
+}
+
+/// A failed load: the error, the side that failed and which try it was.
+///
+/// Two failures are equal when side and attempt are equal and their errors have the same
+/// type and the same `String(reflecting:)` text; `any Error` has no equality of its own.
+public struct FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What the source threw, or a ``FeedError``.
+    public let error: any Error
+    /// The side whose load failed.
+    public let side: FeedSide
+    /// The try that failed, 1 for the first.
+    public let attempt: Int
+
+    /// Creates a failure record.
+    public init(error: any Error, side: FeedSide, attempt: Int) {
+        self.error = error
+        self.side = side
+        self.attempt = attempt
+    }
+
+    public static func == (lhs: FeedFailure, rhs: FeedFailure) -> Bool {
+        lhs.side == rhs.side && lhs.attempt == rhs.attempt
+            && type(of: lhs.error) == type(of: rhs.error)
+            && String(reflecting: lhs.error) == String(reflecting: rhs.error)
+    }
+
+    public var description: String { "\(side) failed (attempt \(attempt)): \(error)" }
+}

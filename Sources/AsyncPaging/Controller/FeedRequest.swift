@@ -1,0 +1,11 @@
+/// A request that UI code sends without waiting for its outcome; see ``FeedController/send(_:)``.
+public enum FeedRequest: Sendable, Hashable {
+    /// Same as ``FeedController/refresh()``.
+    case refresh
+    /// Same as ``FeedController/loadMore()``.
+    case loadMore
+    /// Same as ``FeedController/retry()``.
+    case retry
+    /// Same as ``FeedController/close()``.
+    case close
+}

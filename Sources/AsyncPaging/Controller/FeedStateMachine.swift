@@ -1,0 +1,260 @@
+/// Every paging rule of ``FeedController``, as a pure value: requests and fetch results go in,
+/// ``Action``s come out. No tasks, no clock, no locks: it is tested synchronously, and the
+/// controller only carries out what it returns.
+///
+/// At most one load is active at a time: starting a refresh cancels a load-more and (under the
+/// default policy) starting a load-more cancels a refresh. Every load has a ``LoadID``; a
+/// result that arrives for any other id is stale and is dropped here, which is what keeps a
+/// late page from a source that ignores cancellation out of the list.
+struct FeedStateMachine<Cursor: Hashable & Sendable> {
+    /// Identifies one load, across its automatic retries.
+    struct LoadID: Hashable, Sendable, CustomStringConvertible {
+        let rawValue: UInt64
+        var description: String { "#\(rawValue)" }
+    }
+
+    /// The load in flight.
+    struct ActiveLoad {
+        enum Phase: Equatable { case fetching, waitingToRetry }
+        let id: LoadID
+        let side: FeedSide
+        let cursor: Cursor?
+        /// The try in flight (or the one that failed, while waiting to retry).
+        var attempt: Int
+        /// The attempt this load started with (above 1 for a manual retry).
+        let firstAttempt: Int
+        var phase: Phase
+
+        /// 1 for the first automatic retry of this load, 2 for the second, …
+        var retryNumber: Int { attempt - firstAttempt + 1 }
+    }
+
+    /// What the controller must do, in order.
+    enum Action {
+        /// Start fetching for `id` (and its timeout timer, if any).
+        case startFetch(LoadID, side: FeedSide, cursor: Cursor?, attempt: Int)
+        /// Cancel the fetch task and the timers of `id`; any result it still sends is stale.
+        case cancelLoad(LoadID)
+        /// Start the backoff timer before retry number `retryNumber` of `id`.
+        case scheduleRetry(LoadID, retryNumber: Int)
+        /// Apply the page that `id` fetched: replace the list or append to it.
+        case applyPage(LoadID, replacing: Bool)
+        /// Publish an event.
+        case emit(FeedEvent)
+        /// Answer every caller waiting on `id`.
+        case resolveCallers(LoadID, LoadOutcome)
+        /// Finish every output stream.
+        case finishOutputs
+    }
+
+    /// How a request was taken.
+    enum Decision: Equatable {
+        /// A new load started; the caller waits for it.
+        case started(LoadID)
+        /// The caller joins the load in flight.
+        case joined(LoadID)
+        /// Nothing to wait for: the answer is here.
+        case answered(LoadOutcome)
+    }
+
+    let configuration: FeedConfiguration
+    private(set) var active: ActiveLoad?
+    /// The cursor of the page after the current list; `nil` before the first page, or at the end.
+    private(set) var nextCursor: Cursor?
+    private(set) var hasLoadedFirstPage = false
+    private(set) var reachedEnd = false
+    /// The last load's failure, cleared by the next success or a new request. `retry()` runs
+    /// its side again: a refresh from the top, a load-more from ``nextCursor``.
+    private(set) var lastFailure: FeedFailure?
+    private(set) var isClosed = false
+    /// Cursors followed since the last refresh: a page pointing back to one of them would loop.
+    private var followedCursors: Set<Cursor> = []
+    private var lastLoadID: UInt64 = 0
+
+    init(configuration: FeedConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// The status the outputs show.
+    var status: FeedStatus {
+        if isClosed { return .closed }
+        if let active { return active.side == .refresh ? .refreshing : .loadingMore }
+        if let lastFailure { return .failed(lastFailure) }
+        return reachedEnd ? .endOfData : .idle
+    }
+
+    // MARK: Requests
+
+    mutating func refreshRequested() -> (Decision, [Action]) {
+        if isClosed { return (.answered(.ignored(.closed)), []) }
+        var actions: [Action] = []
+        if let current = active {
+            switch (current.side, configuration.refreshDuringRefresh) {
+            case (.refresh, .join):
+                return (.joined(current.id), [])
+            case (.refresh, .restart):
+                actions.append(.cancelLoad(current.id))
+                actions.append(.resolveCallers(current.id, .cancelled(.supersededByNewerRequest)))
+                active = nil
+                let id = start(.refresh, cursor: nil, attempt: 1, announce: false, into: &actions)
+                return (.started(id), actions)
+            case (.loadMore, _):
+                end(current, .cancelled(.preemptedByRefresh), into: &actions)
+            }
+        }
+        lastFailure = nil
+        let id = start(.refresh, cursor: nil, attempt: 1, announce: true, into: &actions)
+        return (.started(id), actions)
+    }
+
+    mutating func loadMoreRequested() -> (Decision, [Action]) {
+        if isClosed { return (.answered(.ignored(.closed)), []) }
+        if reachedEnd { return (.answered(.endOfData), []) }
+        var actions: [Action] = []
+        if let current = active {
+            switch current.side {
+            case .loadMore:
+                if configuration.loadMoreDuringLoadMore == .join { return (.joined(current.id), []) }
+                actions.append(.cancelLoad(current.id))
+                actions.append(.resolveCallers(current.id, .cancelled(.supersededByNewerRequest)))
+                active = nil
+                let id = start(.loadMore, cursor: nextCursor, attempt: 1, announce: false, into: &actions)
+                return (.started(id), actions)
+            case .refresh:
+                if !hasLoadedFirstPage { return (.answered(.ignored(.firstPageLoading)), []) }
+                if configuration.loadMoreDuringRefresh == .ignoreLoadMore {
+                    return (.answered(.ignored(.refreshInFlight)), [])
+                }
+                end(current, .cancelled(.preemptedByLoadMore), into: &actions)
+            }
+        }
+        lastFailure = nil
+        let id = start(.loadMore, cursor: nextCursor, attempt: 1, announce: true, into: &actions)
+        return (.started(id), actions)
+    }
+
+    mutating func retryRequested() -> (Decision, [Action]) {
+        if isClosed { return (.answered(.ignored(.closed)), []) }
+        if var current = active {
+            guard current.phase == .waitingToRetry else { return (.joined(current.id), []) }
+            current.attempt += 1
+            current.phase = .fetching
+            active = current
+            return (.joined(current.id), [
+                .cancelLoad(current.id),
+                .startFetch(current.id, side: current.side, cursor: current.cursor, attempt: current.attempt),
+            ])
+        }
+        guard let failure = lastFailure else { return (.answered(.ignored(.nothingToRetry)), []) }
+        lastFailure = nil
+        var actions: [Action] = []
+        let cursor = failure.side == .refresh ? nil : nextCursor
+        let id = start(failure.side, cursor: cursor, attempt: failure.attempt + 1, announce: true, into: &actions)
+        return (.started(id), actions)
+    }
+
+    mutating func closeRequested() -> [Action] {
+        if isClosed { return [] }
+        var actions: [Action] = []
+        if let current = active { end(current, .cancelled(.closed), into: &actions) }
+        isClosed = true
+        actions.append(.finishOutputs)
+        return actions
+    }
+
+    // MARK: Results
+
+    /// A fetch returned a page of `itemCount` items pointing at `next`.
+    mutating func fetchSucceeded(_ id: LoadID, itemCount: Int, next: Cursor?) -> [Action] {
+        guard let current = active, current.id == id, current.phase == .fetching else { return [] }
+        var actions: [Action] = [.cancelLoad(id), .applyPage(id, replacing: current.side == .refresh)]
+        if current.side == .refresh {
+            followedCursors = []
+            hasLoadedFirstPage = true
+        }
+        if let cursor = current.cursor { followedCursors.insert(cursor) }
+        if let next, followedCursors.contains(next) {
+            // Following `next` would fetch a page already fetched: stop here with a typed error.
+            reachedEnd = false
+            nextCursor = current.cursor
+            fail(current, FeedError.repeatedCursor("\(next)"), into: &actions)
+            return actions
+        }
+        nextCursor = next
+        reachedEnd = next == nil
+        if itemCount == 0 && next != nil {
+            fail(current, FeedError.emptyPageClaimsMore, into: &actions)
+            return actions
+        }
+        lastFailure = nil
+        end(current, reachedEnd ? .endOfData : .completed, into: &actions)
+        return actions
+    }
+
+    /// A fetch threw `error`.
+    mutating func fetchFailed(_ id: LoadID, error: any Error) -> [Action] {
+        guard var current = active, current.id == id, current.phase == .fetching else { return [] }
+        var actions: [Action] = [.cancelLoad(id)]
+        if current.retryNumber < configuration.retry.maximumAttempts {
+            current.phase = .waitingToRetry
+            active = current
+            actions.append(.scheduleRetry(id, retryNumber: current.retryNumber))
+            return actions
+        }
+        fail(current, error, into: &actions)
+        return actions
+    }
+
+    /// The timeout of `id` elapsed on the clock.
+    mutating func timeoutElapsed(_ id: LoadID) -> [Action] {
+        guard let timeout = configuration.timeout else { return [] }
+        return fetchFailed(id, error: FeedError.timedOut(after: timeout))
+    }
+
+    /// The backoff before the next try of `id` elapsed on the clock.
+    mutating func backoffElapsed(_ id: LoadID) -> [Action] {
+        guard var current = active, current.id == id, current.phase == .waitingToRetry else { return [] }
+        current.attempt += 1
+        current.phase = .fetching
+        active = current
+        return [.startFetch(id, side: current.side, cursor: current.cursor, attempt: current.attempt)]
+    }
+
+    // MARK: Helpers
+
+    private mutating func start(
+        _ side: FeedSide, cursor: Cursor?, attempt: Int, announce: Bool, into actions: inout [Action]
+    ) -> LoadID {
+        lastLoadID += 1
+        let id = LoadID(rawValue: lastLoadID)
+        active = ActiveLoad(
+            id: id, side: side, cursor: cursor, attempt: attempt,
+            firstAttempt: attempt, phase: .fetching)
+        if announce { actions.append(.emit(.began(side))) }
+        actions.append(.startFetch(id, side: side, cursor: cursor, attempt: attempt))
+        return id
+    }
+
+    /// Ends `load` for `reason`: cancels its work, tells its callers, emits the end event.
+    private mutating func end(_ load: ActiveLoad, _ reason: FeedEndReason, into actions: inout [Action]) {
+        active = nil
+        let outcome: LoadOutcome
+        switch reason {
+        case .completed, .endOfData:
+            outcome = .completed(LoadSummary(itemsApplied: 0, reachedEnd: reason == .endOfData))
+        case .cancelled(let cause):
+            actions.append(.cancelLoad(load.id))
+            outcome = .cancelled(cause)
+        case .failed(let failure):
+            outcome = .failed(failure)
+        }
+        actions.append(.emit(.ended(load.side, reason)))
+        actions.append(.resolveCallers(load.id, outcome))
+    }
+
+    private mutating func fail(_ load: ActiveLoad, _ error: any Error, into actions: inout [Action]) {
+        let failure = FeedFailure(error: error, side: load.side, attempt: load.attempt)
+        lastFailure = failure
+        end(load, .failed(failure), into: &actions)
+    }
+}

@@ -1,0 +1,110 @@
+/// Why a load was cancelled.
+public enum CancellationReason: Sendable, Hashable, CustomStringConvertible {
+    /// A refresh started and cancelled this load-more (the header wins over the footer).
+    case preemptedByRefresh
+    /// A load-more started and cancelled this refresh
+    /// (``LoadMoreDuringRefreshPolicy/cancelRefresh``).
+    case preemptedByLoadMore
+    /// A newer request on the same side replaced this one. Only a caller's outcome says this:
+    /// the side stays loading, so no event ends.
+    case supersededByNewerRequest
+    /// ``FeedController/close()`` was called, or the controller was released.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .preemptedByRefresh: "cancelled by a refresh"
+        case .preemptedByLoadMore: "cancelled by a load-more"
+        case .supersededByNewerRequest: "superseded by a newer request"
+        case .closed: "cancelled by close"
+        }
+    }
+}
+
+/// Why a call started no load.
+public enum IgnoreReason: Sendable, Hashable, CustomStringConvertible {
+    /// The controller is closed.
+    case closed
+    /// `retry()` found no failed load to retry.
+    case nothingToRetry
+    /// `loadMore()` while a refresh is in flight, under ``LoadMoreDuringRefreshPolicy/ignoreLoadMore``.
+    case refreshInFlight
+    /// `loadMore()` while the first page is still loading: there is nothing to append to yet.
+    case firstPageLoading
+
+    public var description: String {
+        switch self {
+        case .closed: "the controller is closed"
+        case .nothingToRetry: "there is no failed load to retry"
+        case .refreshInFlight: "a refresh is in flight"
+        case .firstPageLoading: "the first page is still loading"
+        }
+    }
+}
+
+/// What a finished load did to the list.
+public struct LoadSummary: Sendable, Hashable {
+    /// The items the load put in the list: the new list's count for a refresh, the appended
+    /// count for a load-more.
+    public var itemsApplied: Int
+    /// Items dropped because their id was already in the list (``DuplicatePolicy/drop``).
+    public var droppedDuplicates: Int
+    /// Whether the page was the last one (`next == nil`).
+    public var reachedEnd: Bool
+
+    /// Creates a summary.
+    public init(itemsApplied: Int, droppedDuplicates: Int = 0, reachedEnd: Bool = false) {
+        self.itemsApplied = itemsApplied
+        self.droppedDuplicates = droppedDuplicates
+        self.reachedEnd = reachedEnd
+    }
+}
+
+/// What happened to one call of ``FeedController/refresh()``, ``FeedController/loadMore()``
+/// or ``FeedController/retry()``.
+public enum LoadOutcome: Sendable, Equatable, CustomStringConvertible {
+    /// The page arrived and was applied.
+    case completed(LoadSummary)
+    /// `loadMore()` at the end of the data: nothing was fetched.
+    case endOfData
+    /// The load was cancelled before its page was applied; its data was discarded.
+    case cancelled(CancellationReason)
+    /// The load failed; the list is as it was before.
+    case failed(FeedFailure)
+    /// The call started nothing.
+    case ignored(IgnoreReason)
+
+    public var description: String {
+        switch self {
+        case .completed(let summary):
+            "completed(\(summary.itemsApplied) items, \(summary.droppedDuplicates) duplicates dropped\(summary.reachedEnd ? ", end of data" : ""))"
+        case .endOfData: "endOfData"
+        case .cancelled(let reason): "cancelled(\(reason))"
+        case .failed(let failure): "failed(\(failure.error))"
+        case .ignored(let reason): "ignored(\(reason))"
+        }
+    }
+}
+
+/// The answer to one call of ``FeedController/refresh()``, ``FeedController/loadMore()`` or
+/// ``FeedController/retry()``: which side it concerned, what happened, and whether the call
+/// joined a load that was already in flight instead of starting its own.
+public struct LoadResult: Sendable, Equatable, CustomStringConvertible {
+    /// The side the call concerned; `nil` only for a `retry()` that found nothing to retry.
+    public var side: FeedSide?
+    /// What happened.
+    public var outcome: LoadOutcome
+    /// `true` when the call joined a load already in flight and reports that load's outcome.
+    public var joinedInFlightLoad: Bool
+
+    /// Creates a result.
+    public init(side: FeedSide?, outcome: LoadOutcome, joinedInFlightLoad: Bool = false) {
+        self.side = side
+        self.outcome = outcome
+        self.joinedInFlightLoad = joinedInFlightLoad
+    }
+
+    public var description: String {
+        "\(side.map { "\($0)" } ?? "none"): \(outcome)\(joinedInFlightLoad ? " (joined)" : "")"
+    }
+}

@@ -1,0 +1,150 @@
+import Synchronization
+
+/// Fans the controller's outputs out to any number of subscribers, each with its own stream.
+///
+/// Subscribing is synchronous and needs no hop to the actor, so `controller.snapshots` works
+/// from any context and a subscription exists as soon as the property returns. Snapshot and
+/// status streams keep only the newest value (a slow reader skips to the latest); event
+/// streams keep every event.
+final class FeedBroadcaster<Item: Sendable>: Sendable {
+    private struct State: ~Copyable {
+        var snapshot: FeedSnapshot<Item>
+        var status: FeedStatus
+        var loadingSides: [FeedSide] = []
+        var snapshotSubscribers: [UInt64: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
+        var statusSubscribers: [UInt64: AsyncStream<FeedStatus>.Continuation] = [:]
+        var eventSubscribers: [UInt64: AsyncStream<FeedEvent>.Continuation] = [:]
+        var nextSubscriberID: UInt64 = 0
+        var isFinished = false
+    }
+
+    private let state: Mutex<State>
+
+    init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadingSides: [FeedSide]) {
+        state = Mutex(State(snapshot: snapshot, status: status, loadingSides: loadingSides))
+    }
+
+    // MARK: Subscribing
+
+    func subscribeToSnapshots() -> AsyncStream<FeedSnapshot<Item>> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: FeedSnapshot<Item>.self, bufferingPolicy: .bufferingNewest(1))
+        let finished = state.withLock { state -> Bool in
+            continuation.yield(state.snapshot)
+            guard !state.isFinished else { return true }
+            let id = state.nextSubscriberID
+            state.nextSubscriberID += 1
+            state.snapshotSubscribers[id] = continuation
+            continuation.onTermination = { [weak self] _ in
+                self?.state.withLock { _ = $0.snapshotSubscribers.removeValue(forKey: id) }
+            }
+            return false
+        }
+        if finished { continuation.finish() }
+        return stream
+    }
+
+    func subscribeToStatuses() -> AsyncStream<FeedStatus> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: FeedStatus.self, bufferingPolicy: .bufferingNewest(1))
+        let finished = state.withLock { state -> Bool in
+            continuation.yield(state.status)
+            guard !state.isFinished else { return true }
+            let id = state.nextSubscriberID
+            state.nextSubscriberID += 1
+            state.statusSubscribers[id] = continuation
+            continuation.onTermination = { [weak self] _ in
+                self?.state.withLock { _ = $0.statusSubscribers.removeValue(forKey: id) }
+            }
+            return false
+        }
+        if finished { continuation.finish() }
+        return stream
+    }
+
+    func subscribeToEvents() -> AsyncStream<FeedEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: FeedEvent.self, bufferingPolicy: .unbounded)
+        let finished = state.withLock { state -> Bool in
+            guard !state.isFinished else { return true }
+            for side in state.loadingSides { continuation.yield(.began(side)) }
+            let id = state.nextSubscriberID
+            state.nextSubscriberID += 1
+            state.eventSubscribers[id] = continuation
+            continuation.onTermination = { [weak self] _ in
+                self?.state.withLock { _ = $0.eventSubscribers.removeValue(forKey: id) }
+            }
+            return false
+        }
+        if finished { continuation.finish() }
+        return stream
+    }
+
+    /// The number of live subscriptions of each kind, for tests and diagnostics.
+    var subscriberCounts: (snapshots: Int, statuses: Int, events: Int) {
+        state.withLock { ($0.snapshotSubscribers.count, $0.statusSubscribers.count, $0.eventSubscribers.count) }
+    }
+
+    var latestSnapshot: FeedSnapshot<Item> { state.withLock { $0.snapshot } }
+    var latestStatus: FeedStatus { state.withLock { $0.status } }
+
+    // MARK: Publishing (called by the controller only, so in order)
+
+    // `yield` never calls `onTermination`, so yielding under the lock cannot re-enter it;
+    // `finish()` does call it, so ``finish(finalStatus:)`` finishes outside the lock.
+
+    func publish(_ snapshot: FeedSnapshot<Item>) {
+        state.withLock { state in
+            guard !state.isFinished else { return }
+            state.snapshot = snapshot
+            for continuation in state.snapshotSubscribers.values { continuation.yield(snapshot) }
+        }
+    }
+
+    func publish(_ status: FeedStatus) {
+        state.withLock { state in
+            guard !state.isFinished, state.status != status else { return }
+            state.status = status
+            for continuation in state.statusSubscribers.values { continuation.yield(status) }
+        }
+    }
+
+    func publish(_ event: FeedEvent) {
+        state.withLock { state in
+            guard !state.isFinished else { return }
+            switch event {
+            case .began(let side): state.loadingSides.append(side)
+            case .ended(let side, _): state.loadingSides.removeAll { $0 == side }
+            }
+            for continuation in state.eventSubscribers.values { continuation.yield(event) }
+        }
+    }
+
+    /// Publishes `finalStatus` and finishes every stream; later subscriptions get the latest
+    /// snapshot and status and finish at once.
+    func finish(finalStatus: FeedStatus) {
+        let subscribers = state.withLock { state -> (
+            snapshots: [AsyncStream<FeedSnapshot<Item>>.Continuation],
+            statuses: [AsyncStream<FeedStatus>.Continuation],
+            events: [AsyncStream<FeedEvent>.Continuation]
+        )? in
+            guard !state.isFinished else { return nil }
+            state.isFinished = true
+            if state.status != finalStatus {
+                state.status = finalStatus
+                for continuation in state.statusSubscribers.values { continuation.yield(finalStatus) }
+            }
+            defer {
+                state.snapshotSubscribers = [:]
+                state.statusSubscribers = [:]
+                state.eventSubscribers = [:]
+            }
+            return (Array(state.snapshotSubscribers.values), Array(state.statusSubscribers.values),
+                    Array(state.eventSubscribers.values))
+        }
+        guard let subscribers else { return }
+        subscribers.snapshots.forEach { $0.finish() }
+        subscribers.statuses.forEach { $0.finish() }
+        subscribers.events.forEach { $0.finish() }
+    }
+}

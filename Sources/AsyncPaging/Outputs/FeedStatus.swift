@@ -1,0 +1,34 @@
+/// The feed's state at a glance, for a spinner and a "no more data" footer.
+public enum FeedStatus: Sendable, Equatable, CustomStringConvertible {
+    /// Nothing is loading and more data may follow.
+    case idle
+    /// A refresh is in flight (or waiting to retry).
+    case refreshing
+    /// A load-more is in flight (or waiting to retry).
+    case loadingMore
+    /// The last page has been loaded; `loadMore()` fetches nothing until a refresh.
+    case endOfData
+    /// The last load failed; `retry()` runs it again.
+    case failed(FeedFailure)
+    /// The controller is closed; the stream finishes after this value.
+    case closed
+
+    /// Whether a load is in flight: show a spinner.
+    public var isLoading: Bool {
+        switch self {
+        case .refreshing, .loadingMore: true
+        default: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .idle: "idle"
+        case .refreshing: "refreshing"
+        case .loadingMore: "loadingMore"
+        case .endOfData: "endOfData"
+        case .failed(let failure): "failed(\(failure))"
+        case .closed: "closed"
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// An immutable version of a feed's list, as published by ``FeedController/snapshots``.
+///
+/// A snapshot is a `RandomAccessCollection` of the items. Making and publishing one copies no
+/// items: every snapshot shares the controller's append-only storage, so holding on to old
+/// snapshots is cheap and always safe.
+///
+/// ``version`` grows by one with every change. A subscriber that reads slowly may skip
+/// versions (the stream keeps only the newest); it can tell from a gap in ``version`` and ask
+/// ``change(since:)`` what changed since the snapshot it saw last.
+public struct FeedSnapshot<Item: Sendable>: RandomAccessCollection, Sendable {
+    /// Grows by one with every published change; 0 for the initial empty list.
+    public let version: UInt64
+    /// Grows by one with every replacement (refresh); appends keep it.
+    public let generation: UInt64
+    /// What changed since the previous version.
+    public let change: FeedChange
+    private let contents: ItemStoreContents<Item>
+
+    init(version: UInt64, generation: UInt64, change: FeedChange, contents: ItemStoreContents<Item>) {
+        self.version = version
+        self.generation = generation
+        self.change = change
+        self.contents = contents
+    }
+
+    /// The initial empty list.
+    static var initial: FeedSnapshot { FeedSnapshot(version: 0, generation: 0, change: .initial, contents: .empty) }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { contents.count }
+
+    public subscript(position: Int) -> Item { contents[position] }
+
+    /// What changed between `older` and this snapshot, even across skipped versions:
+    /// `.appended` when both belong to the same generation, `.replaced` otherwise.
+    public func change(since older: FeedSnapshot) -> FeedChange {
+        if older.generation == generation && older.count <= count {
+            return .appended(older.count..<count)
+        }
+        return .replaced
+    }
+}
+
+extension FeedSnapshot: CustomStringConvertible {
+    public var description: String {
+        "FeedSnapshot(version: \(version), generation: \(generation), change: \(change), count: \(count))"
+    }
+}

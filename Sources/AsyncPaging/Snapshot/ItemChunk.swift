@@ -1,0 +1,62 @@
+/// A fixed-capacity block of items: one allocation, header = number of initialized items.
+///
+/// Only the ``ItemStore`` that made a chunk writes to it, and only past every index that any
+/// published ``FeedSnapshot`` can read; see ``ItemStore`` for why sharing it is safe.
+final class ItemChunk<Item>: ManagedBuffer<Int, Item> {
+    static func make(capacity: Int) -> ItemChunk<Item> {
+        let buffer = ItemChunk.create(minimumCapacity: capacity) { _ in 0 }
+        return unsafeDowncast(buffer, to: ItemChunk<Item>.self)
+    }
+
+    deinit {
+        _ = withUnsafeMutablePointers { initialized, items in
+            items.deinitialize(count: initialized.pointee)
+        }
+    }
+}
+
+/// The table of a store's chunks: one allocation, header = number of chunks in use.
+///
+/// It grows by copying its chunk references into a table twice its size; snapshots keep the
+/// table they were made with, whose used slots never change.
+final class ChunkTable<Item>: ManagedBuffer<Int, ItemChunk<Item>> {
+    static func make(capacity: Int) -> ChunkTable<Item> {
+        let buffer = ChunkTable.create(minimumCapacity: capacity) { _ in 0 }
+        return unsafeDowncast(buffer, to: ChunkTable<Item>.self)
+    }
+
+    deinit {
+        _ = withUnsafeMutablePointers { used, chunks in
+            chunks.deinitialize(count: used.pointee)
+        }
+    }
+}
+
+/// Where item `index` lives: chunks of 32, 32, 64, … 4,096 items, then 4,096 each.
+///
+/// Small feeds stay small (15 items take one chunk of 32) and a feed of a million items wastes
+/// less than one chunk of 4,096 slots.
+enum ChunkLayout {
+    static let firstChunkShift = 5 // 32 items
+    static let largestChunkShift = 12 // 4,096 items
+    /// Items before the first chunk of the largest size: 32 << (12 - 5 + 1) = 8,192.
+    static let geometricLimit = 1 << (largestChunkShift + 1)
+    static let geometricChunks = largestChunkShift - firstChunkShift + 2 // chunks 0...8
+
+    @inline(__always)
+    static func locate(_ index: Int) -> (chunk: Int, offset: Int) {
+        if index < (1 << firstChunkShift) { return (0, index) }
+        if index < geometricLimit {
+            let chunk = Int.bitWidth - (index >> firstChunkShift).leadingZeroBitCount
+            return (chunk, index - (1 << (firstChunkShift + chunk - 1)))
+        }
+        let beyond = index - geometricLimit
+        return (geometricChunks + beyond >> largestChunkShift, beyond & ((1 << largestChunkShift) - 1))
+    }
+
+    static func capacity(ofChunk chunk: Int) -> Int {
+        if chunk == 0 { return 1 << firstChunkShift }
+        if chunk < geometricChunks { return 1 << (firstChunkShift + chunk - 1) }
+        return 1 << largestChunkShift
+    }
+}

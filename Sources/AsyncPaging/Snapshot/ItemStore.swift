@@ -1,0 +1,86 @@
+/// The controller's list of items: append-only chunks that snapshots share without copying.
+///
+/// Appending a page writes only the new items (O(page size), whatever the feed length), and
+/// making a ``FeedSnapshot`` copies nothing: it keeps a reference to the chunk table and a
+/// count. The store is noncopyable so that exactly one owner ever writes to its chunks.
+struct ItemStore<Item: Sendable>: ~Copyable {
+    private var table: ChunkTable<Item>?
+    private(set) var count = 0
+
+    init() {}
+
+    /// Appends `items` in order.
+    mutating func append(contentsOf items: some Collection<Item>) {
+        var remaining = items[...]
+        while !remaining.isEmpty {
+            let (chunkIndex, offset) = ChunkLayout.locate(count)
+            let chunk = chunkForWriting(chunkIndex)
+            let room = ChunkLayout.capacity(ofChunk: chunkIndex) - offset
+            let batch = remaining.prefix(room)
+            chunk.withUnsafeMutablePointers { initialized, base in
+                var slot = base + offset
+                for item in batch {
+                    slot.initialize(to: item)
+                    slot += 1
+                }
+                initialized.pointee += batch.count
+            }
+            count += batch.count
+            remaining = remaining.dropFirst(batch.count)
+        }
+    }
+
+    /// A read-only view of the first `count` items.
+    var contents: ItemStoreContents<Item> { ItemStoreContents(table: table, count: count) }
+
+    private mutating func chunkForWriting(_ chunkIndex: Int) -> ItemChunk<Item> {
+        let table = self.table ?? ChunkTable.make(capacity: 4)
+        self.table = table
+        let used = table.header
+        if chunkIndex < used {
+            return table.withUnsafeMutablePointerToElements { $0[chunkIndex] }
+        }
+        precondition(chunkIndex == used, "chunks are added in order")
+        let chunk = ItemChunk<Item>.make(capacity: ChunkLayout.capacity(ofChunk: chunkIndex))
+        if used == table.capacity {
+            let grown = ChunkTable<Item>.make(capacity: table.capacity * 2)
+            table.withUnsafeMutablePointerToElements { old in
+                grown.withUnsafeMutablePointerToElements { new in
+                    new.initialize(from: old, count: used)
+                }
+            }
+            grown.header = used
+            self.table = grown
+        }
+        self.table!.withUnsafeMutablePointers { usedCount, chunks in
+            (chunks + used).initialize(to: chunk)
+            usedCount.pointee = used + 1
+        }
+        return chunk
+    }
+}
+
+/// An immutable view of a prefix of an ``ItemStore``; the storage of a ``FeedSnapshot``.
+///
+/// `@unchecked Sendable` because `ManagedBuffer` (under the chunk table and the chunks) opts out
+/// of `Sendable`. Sharing is safe: every slot a view can read (chunk slots and item slots below
+/// its `count`) was initialized before the view was made and is never written again; the store's
+/// single owner (it is noncopyable) only writes slots past the end of every view made so far, and
+/// the buffers' headers, which views never read. Views cross threads only through synchronizing
+/// hand-offs (streams, actors, locks), which order the owner's writes before the reads. Items are
+/// `Sendable`, and deinitialization runs only when no reference is left.
+struct ItemStoreContents<Item: Sendable>: @unchecked Sendable {
+    let table: ChunkTable<Item>?
+    let count: Int
+
+    static var empty: ItemStoreContents { ItemStoreContents(table: nil, count: 0) }
+
+    @inline(__always)
+    subscript(index: Int) -> Item {
+        precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
+        let (chunkIndex, offset) = ChunkLayout.locate(index)
+        return table.unsafelyUnwrapped.withUnsafeMutablePointerToElements { chunks in
+            chunks[chunkIndex].withUnsafeMutablePointerToElements { $0[offset] }
+        }
+    }
+}

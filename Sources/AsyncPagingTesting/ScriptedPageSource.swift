@@ -1,0 +1,168 @@
+import AsyncPaging
+import Synchronization
+
+/// A ``PageSource`` that answers from a script and records every request: the source for
+/// deterministic tests of a feed.
+///
+/// Each request takes the next scripted ``Response`` in order (or asks the responder closure
+/// given at init). A response may take time — it sleeps on the request's clock, so with a
+/// ``TestClock`` the test decides when it arrives — and may ignore cancellation, to prove that
+/// a late page is dropped.
+///
+/// ```swift
+/// let source = ScriptedPageSource<Int, Int>()
+/// source.enqueue(.page(Page(items: Array(0..<15), next: 1), latency: .seconds(2)))
+/// ```
+public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendable>: PageSource, Sendable {
+    /// One scripted answer.
+    public struct Response: Sendable {
+        enum Result: Sendable {
+            case page(Page<Item, Cursor>)
+            case failure(any Error)
+            case hang
+        }
+
+        let result: Result
+        /// How long the answer takes, on the request's clock.
+        public var latency: Duration
+        /// Whether the answer ignores cancellation: it waits out its latency and returns its
+        /// page (or throws its error) even when its task was cancelled.
+        public var ignoresCancellation: Bool
+
+        /// Answers with `page` after `latency`.
+        public static func page(
+            _ page: Page<Item, Cursor>, latency: Duration = .zero, ignoresCancellation: Bool = false
+        ) -> Response {
+            Response(result: .page(page), latency: latency, ignoresCancellation: ignoresCancellation)
+        }
+
+        /// Answers with `items` and `next` after `latency`.
+        public static func items(
+            _ items: [Item], next: Cursor?, latency: Duration = .zero, ignoresCancellation: Bool = false
+        ) -> Response {
+            .page(Page(items: items, next: next), latency: latency, ignoresCancellation: ignoresCancellation)
+        }
+
+        /// Throws `error` after `latency`.
+        public static func failure(
+            _ error: any Error, latency: Duration = .zero, ignoresCancellation: Bool = false
+        ) -> Response {
+            Response(result: .failure(error), latency: latency, ignoresCancellation: ignoresCancellation)
+        }
+
+        /// Never answers; throws `CancellationError` when cancelled. A hanging server.
+        public static var hang: Response {
+            Response(result: .hang, latency: .zero, ignoresCancellation: false)
+        }
+    }
+
+    /// What the source throws when a request finds nothing scripted.
+    public struct UnscriptedRequest: Error, CustomStringConvertible {
+        /// The request that found nothing scripted.
+        public let request: PageRequest<Cursor>
+        public var description: String { "no response scripted for \(request)" }
+    }
+
+    private struct State {
+        var queue: [Response] = []
+        var requests: [PageRequest<Cursor>] = []
+        var completed = 0
+        var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var completionWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+    private let responder: (@Sendable (PageRequest<Cursor>) -> Response?)?
+
+    /// Creates a source that answers from its queue; see ``enqueue(_:)``.
+    public init() {
+        responder = nil
+    }
+
+    /// Creates a source that asks `responder` for every request the queue does not answer.
+    public init(responder: @escaping @Sendable (PageRequest<Cursor>) -> Response?) {
+        self.responder = responder
+    }
+
+    /// Adds responses to the end of the queue.
+    public func enqueue(_ responses: Response...) {
+        state.withLock { $0.queue.append(contentsOf: responses) }
+    }
+
+    /// Every request received so far, in order.
+    public var requests: [PageRequest<Cursor>] { state.withLock { $0.requests } }
+
+    /// The number of requests whose answer has been returned or thrown (cancelled ones too).
+    public var completedCount: Int { state.withLock { $0.completed } }
+
+    /// Suspends until at least `count` requests have been received.
+    public func waitForRequests(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.requests.count >= count { return true }
+                state.requestWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Suspends until at least `count` requests have returned or thrown their answer.
+    public func waitForCompletions(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.completed >= count { return true }
+                state.completionWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    public func page(for request: PageRequest<Cursor>) async throws -> Page<Item, Cursor> {
+        let (response, waiters) = state.withLock { state -> (Response?, [CheckedContinuation<Void, Never>]) in
+            state.requests.append(request)
+            let response = state.queue.isEmpty ? nil : state.queue.removeFirst()
+            let count = state.requests.count
+            let ready = state.requestWaiters.filter { $0.count <= count }.map(\.continuation)
+            state.requestWaiters.removeAll { $0.count <= count }
+            return (response, ready)
+        }
+        waiters.forEach { $0.resume() }
+        defer { markCompleted() }
+        guard let response = response ?? responder?(request) else { throw UnscriptedRequest(request: request) }
+        if case .hang = response.result {
+            try await Self.sleepForever(on: request.clock)
+        }
+        if response.latency > .zero {
+            if response.ignoresCancellation {
+                let clock = request.clock
+                let latency = response.latency
+                // An unstructured task is not cancelled with ours: the latency runs out regardless.
+                await Task { try? await clock.sleep(for: latency) }.value
+            } else {
+                try await request.clock.sleep(for: response.latency)
+            }
+        }
+        if !response.ignoresCancellation { try Task.checkCancellation() }
+        switch response.result {
+        case .page(let page): return page
+        case .failure(let error): throw error
+        case .hang: throw CancellationError()
+        }
+    }
+
+    private func markCompleted() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.completed += 1
+            let ready = state.completionWaiters.filter { $0.count <= state.completed }.map(\.continuation)
+            state.completionWaiters.removeAll { $0.count <= state.completed }
+            return ready
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    private static func sleepForever(on clock: any Clock<Duration>) async throws {
+        while true { try await clock.sleep(for: .seconds(86_400 * 365)) }
+    }
+}
