@@ -1,0 +1,165 @@
+/// The hand-written command-line parser, and the help text that documents every flag.
+enum ArgumentParser {
+    /// Parses the arguments after the program name.
+    static func parse(_ arguments: [String]) throws(ArgumentError) -> DemoOptions {
+        var options = DemoOptions()
+        var given = Set<String>()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            guard argument.hasPrefix("-"), argument != "-" else {
+                throw ArgumentError("unexpected argument '\(argument)'; feed-demo takes flags only")
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            let flag = flagNames[name] ?? name
+            guard knownFlags.contains(flag) else {
+                throw ArgumentError("unknown flag '\(name)'\(suggestion(for: name))")
+            }
+            guard given.insert(flag).inserted else { throw ArgumentError("\(flag) is given more than once") }
+
+            if !flagsWithValues.contains(flag) {
+                if inlineValue != nil { throw ArgumentError("\(flag) takes no value") }
+                switch flag {
+                case "--help": options.showHelp = true
+                case "--script": options.forceScript = true
+                default: break
+                }
+                continue
+            }
+            guard let value = inlineValue ?? remaining.popFirst() else {
+                throw ArgumentError("\(flag) needs a value (\(valueHint[flag] ?? "a value"))")
+            }
+            switch flag {
+            case "--page-size": options.pageSize = try integer(value, flag: flag, in: 1...500)
+            case "--total-items": options.totalItems = try integer(value, flag: flag, in: 0...1_000_000)
+            case "--prefetch": options.prefetchDistance = try integer(value, flag: flag, in: 0...1_000)
+            case "--seed": options.seed = UInt64(try integer(value, flag: flag, in: 0...Int.max))
+            case "--latency": options.latency = try duration(value, flag: flag)
+            case "--failure-rate": options.failureRate = try fraction(value, flag: flag)
+            default: break
+            }
+        }
+        return options
+    }
+
+    static let helpText = """
+        feed-demo: a terminal feed driven by the AsyncPaging engine and a simulated API.
+
+        USAGE
+          swift run feed-demo [flags]            interactive on a terminal, script otherwise
+          swift run feed-demo --script [flags]   the scripted scenario with its transcript
+
+        MODES
+          (no flag)              Interactive when stdin and stdout are both terminals;
+                                 script mode when either is not (a pipe, a file, CI).
+          --script               Script mode even on a terminal: runs a fixed scenario (first
+                                 page, load more, refresh during load-more, load-more during
+                                 refresh, a failure and a retry, end of data), prints the
+                                 snapshots and events, and checks them. Exit 0 when every
+                                 check holds, 1 when one fails. Takes about half a second.
+
+        SIMULATED API
+          --page-size N          Items per page, 1 to 500. Default: 15.
+          --total-items N        Posts in the feed, 0 to 1000000; "end of data" shows after
+                                 them. Default: 100 (interactive), 60 (script). Script mode
+                                 needs at least 3 x page size + 1.
+          --latency DURATION     Typical response time, each request varying by -40%..+40%,
+                                 e.g. 700ms, 1.5s, 0. Up to 60s. Default: 700ms (interactive),
+                                 40ms (script).
+          --failure-rate P       Chance from 0 to 1 that a request fails with a simulated
+                                 HTTP 503, drawn from the seed (a retry may succeed).
+                                 Default: 0.1. Interactive only: the script injects its own.
+          --seed N               Seed of the posts, latencies and failures. Default: 42.
+
+        SCREEN
+          --prefetch N           Load more when the last visible row is N rows or fewer from
+                                 the end of the list (0: only at the very bottom). Default: 3.
+
+        OTHER
+          -h, --help             Show this help and exit.
+
+        KEYS (interactive)
+          Down/j, Up/k           scroll one row; scrolling near the bottom loads more
+          PgDn/space, PgUp/b     scroll one page
+          g/Home, G/End          go to the top / the bottom
+          r                      refresh (cancels a load-more in flight)
+          m                      load more now (cancels a refresh in flight)
+          t                      retry after a failure
+          f                      make the next request fail (to see the error line)
+          q, Ctrl-C              quit and restore the terminal
+
+        EXIT CODES
+          0 success, 1 a script check failed, 2 bad flags.
+        """
+
+    // MARK: Flags
+
+    private static let knownFlags: Set<String> = [
+        "--help", "--script", "--page-size", "--total-items", "--latency", "--failure-rate", "--seed", "--prefetch",
+    ]
+    private static let flagNames = ["-h": "--help"]
+    private static let flagsWithValues: Set<String> = [
+        "--page-size", "--total-items", "--latency", "--failure-rate", "--seed", "--prefetch",
+    ]
+    private static let valueHint = [
+        "--page-size": "a whole number, e.g. 15",
+        "--total-items": "a whole number, e.g. 100",
+        "--latency": "a duration, e.g. 700ms or 1.5s",
+        "--failure-rate": "a number from 0 to 1, e.g. 0.1",
+        "--seed": "a whole number, e.g. 42",
+        "--prefetch": "a whole number of rows, e.g. 3",
+    ]
+
+    private static func suggestion(for name: String) -> String {
+        let bare = name.drop { $0 == "-" }
+        guard !bare.isEmpty else { return "" }
+        let close = knownFlags.sorted().first { flag in
+            let known = flag.dropFirst(2)
+            return known.hasPrefix(bare) || bare.hasPrefix(known) || known.contains(bare)
+        }
+        return close.map { "; did you mean \($0)?" } ?? ""
+    }
+
+    // MARK: Values
+
+    private static func integer(_ text: String, flag: String, in range: ClosedRange<Int>) throws(ArgumentError) -> Int {
+        guard let value = Int(text) else {
+            throw ArgumentError("\(flag) needs \(valueHint[flag] ?? "a whole number"), got '\(text)'")
+        }
+        guard range.contains(value) else {
+            throw ArgumentError("\(flag) must be from \(range.lowerBound) to \(range.upperBound), got \(value)")
+        }
+        return value
+    }
+
+    private static func fraction(_ text: String, flag: String) throws(ArgumentError) -> Double {
+        guard let value = Double(text), value.isFinite, (0...1).contains(value) else {
+            throw ArgumentError("\(flag) needs \(valueHint[flag] ?? "a number from 0 to 1"), got '\(text)'")
+        }
+        return value
+    }
+
+    /// `700ms`, `1.5s`, `2s` or `0`.
+    private static func duration(_ text: String, flag: String) throws(ArgumentError) -> Duration {
+        let invalid = ArgumentError("\(flag) needs \(valueHint[flag] ?? "a duration"), got '\(text)'")
+        let number: Substring
+        let scale: Double
+        if text.hasSuffix("ms") {
+            (number, scale) = (text.dropLast(2), 1e-3)
+        } else if text.hasSuffix("s") {
+            (number, scale) = (text.dropLast(), 1)
+        } else if text == "0" {
+            (number, scale) = ("0", 1)
+        } else {
+            throw invalid
+        }
+        guard let value = Double(number), value.isFinite, value >= 0 else { throw invalid }
+        let seconds = value * scale
+        guard seconds <= 60 else { throw ArgumentError("\(flag) must be at most 60s, got \(text)") }
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+}

@@ -1,0 +1,75 @@
+/// Everything the command line decides.
+///
+/// `nil` means "not given": the defaults differ between the interactive and the script mode,
+/// and ``resolved(for:)`` fills them in once the mode is known.
+struct DemoOptions: Sendable, Equatable {
+    enum Mode: Sendable, Equatable, CustomStringConvertible {
+        case interactive
+        case script
+
+        var description: String { self == .interactive ? "interactive" : "script" }
+    }
+
+    var forceScript = false
+    var showHelp = false
+    var pageSize: Int?
+    var totalItems: Int?
+    var latency: Duration?
+    var failureRate: Double?
+    var seed: UInt64?
+    var prefetchDistance: Int?
+
+    static let defaultPageSize = 15
+    static let defaultSeed: UInt64 = 42
+    static let defaultPrefetchDistance = 3
+    static func defaultTotalItems(_ mode: Mode) -> Int { mode == .interactive ? 100 : 60 }
+    static func defaultLatency(_ mode: Mode) -> Duration { mode == .interactive ? .milliseconds(700) : .milliseconds(40) }
+    static func defaultFailureRate(_ mode: Mode) -> Double { mode == .interactive ? 0.1 : 0 }
+
+    /// The options with every default filled in for `mode`, or why they cannot run in it.
+    func resolved(for mode: Mode) throws(ArgumentError) -> ResolvedOptions {
+        let pageSize = pageSize ?? DemoOptions.defaultPageSize
+        let totalItems = totalItems ?? DemoOptions.defaultTotalItems(mode)
+        if mode == .script {
+            if failureRate != nil {
+                throw ArgumentError(
+                    "--failure-rate is not used in script mode (stdout is not a terminal, or --script was "
+                        + "given): the scenario injects its own failure so that its checks are deterministic")
+            }
+            let minimum = 3 * pageSize + 1
+            if totalItems < minimum {
+                throw ArgumentError(
+                    "script mode needs --total-items of at least 3 × page size + 1 "
+                        + "(\(minimum) for a page size of \(pageSize)), got \(totalItems)")
+            }
+        }
+        return ResolvedOptions(
+            mode: mode,
+            settings: SimulatedFeedAPI.Settings(
+                seed: seed ?? DemoOptions.defaultSeed,
+                totalItems: totalItems,
+                latency: latency ?? DemoOptions.defaultLatency(mode),
+                failureRate: failureRate ?? DemoOptions.defaultFailureRate(mode)),
+            pageSize: pageSize,
+            prefetchDistance: prefetchDistance ?? DemoOptions.defaultPrefetchDistance)
+    }
+}
+
+/// The options a mode runs with.
+struct ResolvedOptions: Sendable, Equatable {
+    var mode: DemoOptions.Mode
+    var settings: SimulatedFeedAPI.Settings
+    var pageSize: Int
+    var prefetchDistance: Int
+}
+
+/// A command line that cannot run; printed on stderr, exit code 2.
+struct ArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
+    let message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+
+    var description: String { message }
+}

@@ -1,0 +1,14 @@
+/// The errors the simulated API answers with.
+enum SimulatedAPIError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A failure drawn from `--failure-rate`.
+    case serviceUnavailable
+    /// A failure asked for by the script or by the `f` key.
+    case injected
+
+    var description: String {
+        switch self {
+        case .serviceUnavailable: "HTTP 503 Service Unavailable (simulated)"
+        case .injected: "HTTP 500 Internal Server Error (injected)"
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import AsyncPaging
+import Synchronization
+
+/// A pretend backend: a finite, newest-first feed of posts with latency and failures.
+///
+/// - Items follow from the seed: the same flags give the same posts on every run.
+/// - Latency is real time on the controller's clock (`request.clock`), around ``Settings/latency``.
+/// - The feed has ``Settings/totalItems`` posts, so the end of the data shows.
+/// - Every refresh opens a new edition with ``Settings/newPostsPerRefresh`` newer posts on top.
+/// - A request fails with probability ``Settings/failureRate``, decided from the seed, the page
+///   and the attempt, so a retry of a failed page can succeed.
+/// - ``inject(_:on:)`` makes the next request of a side fail or hang until it is cancelled:
+///   the script and the `f` key use it to show failures and overlaps on demand.
+final class SimulatedFeedAPI: PageSource, Sendable {
+    typealias Item = FeedItem
+    typealias Cursor = FeedCursor
+
+    struct Settings: Sendable, Hashable {
+        var seed: UInt64 = 42
+        var totalItems = 100
+        var latency: Duration = .milliseconds(700)
+        var failureRate = 0.0
+        var newPostsPerRefresh = 3
+    }
+
+    /// What an injected fault does to the request it hits.
+    enum Fault: Sendable, Hashable {
+        /// The request waits out its latency, then fails with ``SimulatedAPIError/injected``.
+        case fail
+        /// The request never answers; only cancellation ends it.
+        case stall
+    }
+
+    /// What the API has seen so far.
+    struct Stats: Sendable, Hashable, CustomStringConvertible {
+        var requests = 0
+        var succeeded = 0
+        var failed = 0
+        var cancelled = 0
+        var inFlight: Int { requests - succeeded - failed - cancelled }
+
+        var description: String {
+            "\(requests) requests: \(succeeded) ok, \(failed) failed, \(cancelled) cancelled"
+        }
+    }
+
+    private struct State {
+        var edition = 0
+        var faults: [(side: FeedSide?, fault: Fault)] = []
+        var stats = Stats()
+    }
+
+    let settings: Settings
+    private let state = Mutex(State())
+
+    init(settings: Settings) {
+        self.settings = settings
+    }
+
+    /// Makes the next request for `side` (any side when `nil`) fail or stall.
+    func inject(_ fault: Fault, on side: FeedSide? = nil) {
+        state.withLock { $0.faults.append((side, fault)) }
+    }
+
+    /// The faults injected and not used yet.
+    var pendingFaults: Int { state.withLock { $0.faults.count } }
+
+    /// The requests seen so far.
+    var stats: Stats { state.withLock { $0.stats } }
+
+    /// The edition the latest refresh opened (0 before the first page).
+    var currentEdition: Int { state.withLock { $0.edition } }
+
+    func page(for request: PageRequest<FeedCursor>) async throws -> Page<FeedItem, FeedCursor> {
+        let (cursor, fault) = state.withLock { state -> (FeedCursor, Fault?) in
+            state.stats.requests += 1
+            let cursor: FeedCursor
+            if let requested = request.cursor {
+                cursor = requested
+            } else {
+                state.edition += 1
+                cursor = FeedCursor(edition: state.edition, offset: 0)
+            }
+            var fault: Fault?
+            if let index = state.faults.firstIndex(where: { $0.side == nil || $0.side == request.side }) {
+                fault = state.faults.remove(at: index).fault
+            }
+            return (cursor, fault)
+        }
+        var random = SeededRandom(
+            mixing: settings.seed, UInt64(cursor.edition), UInt64(cursor.offset), UInt64(request.attempt),
+            request.side == .refresh ? 1 : 2)
+        let latency = fault == .stall ? Duration.seconds(3_600) : settings.latency * (0.6 + 0.8 * random.nextUnit())
+        do {
+            if latency > .zero {
+                try await request.clock.sleep(for: latency)
+            }
+            try Task.checkCancellation()
+        } catch {
+            state.withLock { $0.stats.cancelled += 1 }
+            throw error
+        }
+        if fault == .fail || random.nextUnit() < settings.failureRate {
+            state.withLock { $0.stats.failed += 1 }
+            throw fault == .fail ? SimulatedAPIError.injected : SimulatedAPIError.serviceUnavailable
+        }
+        state.withLock { $0.stats.succeeded += 1 }
+        return makePage(at: cursor, size: request.pageSize)
+    }
+
+    /// The page of `size` posts that starts at `cursor`; pure, for the script's checks too.
+    func makePage(at cursor: FeedCursor, size: Int) -> Page<FeedItem, FeedCursor> {
+        let newest = newestPost(inEdition: cursor.edition)
+        let end = min(cursor.offset + size, settings.totalItems)
+        let items = (min(cursor.offset, end)..<end).map { FeedItem(id: newest - $0, seed: settings.seed) }
+        let next = end < settings.totalItems ? FeedCursor(edition: cursor.edition, offset: end) : nil
+        return Page(items: items, next: next)
+    }
+
+    /// The number of the newest post of an edition: each refresh brings a few newer posts.
+    func newestPost(inEdition edition: Int) -> Int {
+        settings.totalItems + settings.newPostsPerRefresh * max(edition - 1, 0)
+    }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The C-library side of the terminal: detection, size, raw writes, and the raw mode.
+enum Terminal {
+    /// Whether stdin and stdout are both terminals, so that the interactive mode can run.
+    static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
+    /// The terminal's rows and columns, or `nil` when it does not say.
+    static func size() -> (rows: Int, columns: Int)? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else {
+            return nil
+        }
+        return (Int(size.ws_row), Int(size.ws_col))
+    }
+
+    /// Writes all of `text` to stdout, unbuffered.
+    static func output(_ text: String) {
+        writeAll(text, to: STDOUT_FILENO)
+    }
+
+    /// Writes all of `text` to stderr, unbuffered.
+    static func writeError(_ text: String) {
+        writeAll(text, to: STDERR_FILENO)
+    }
+
+    private static func writeAll(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+
+    // MARK: Escape sequences
+
+    /// Switches to the alternate screen, hides the cursor and clears.
+    static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H"
+    /// Shows the cursor and returns to the normal screen, as it was.
+    static let leaveScreen: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
+    /// Moves the cursor to `row` (0-based) and writes `line`, clearing the rest of the row.
+    static func line(_ line: String, atRow row: Int, inverse: Bool) -> String {
+        let style = inverse ? "\u{1B}[7m" : ""
+        return "\u{1B}[\(row + 1);1H\(style)\(line)\u{1B}[0m\u{1B}[K"
+    }
+}
