@@ -21,9 +21,10 @@ struct FeedItem: Identifiable, Sendable, Hashable {
         likes = Int(random.next() % 500)
     }
 
-    /// One line of the list, without its position.
-    var line: String {
-        "#\(id)  \(author.padded(to: 9)) \(title) (\(likes) likes)"
+    /// One line of the list, without its position; the number takes `idWidth` digits.
+    func line(idWidth: Int = 0) -> String {
+        let number = "#\(id)".padded(to: idWidth + 1)
+        return "\(number)  \(author.padded(to: 9)) \(title) (\(likes) likes)"
     }
 
     private static let authors = [

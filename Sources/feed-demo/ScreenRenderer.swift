@@ -43,11 +43,12 @@ struct ScreenRenderer {
         // The list.
         let listRows = height - ScreenRenderer.chromeRows
         let numberWidth = String(max(snapshot.count, 1)).count
+        let idWidth = String(max(snapshot.first?.id ?? 0, snapshot.last?.id ?? 0)).count
         for index in viewport.top..<(viewport.top + listRows) {
             if index < snapshot.count {
                 let number = String(index + 1)
                 let padding = String(repeating: " ", count: max(numberWidth - number.count, 0))
-                rows.append(Row(text: fit(" \(padding)\(number)  \(snapshot[index].line)")))
+                rows.append(Row(text: fit(" \(padding)\(number)  \(snapshot[index].line(idWidth: idWidth))")))
             } else if index == 0 {
                 rows.append(Row(text: fit("   " + emptyListText(state.status))))
             } else {

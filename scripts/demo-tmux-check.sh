@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# Drives `feed-demo` in tmux as a person would (keys in, screen out) and checks what it shows.
+#
+#   scripts/demo-tmux-check.sh            build, then run every check (about 20 s)
+#
+# Environment:
+#   SCRATCH   build directory (default: .build-demo in the repository)
+#   LATENCY   simulated API latency (default: 1s; every request varies by -40%..+40%). The
+#             overlap checks must press a key while a load is in flight, so keep it >= 500ms.
+#   KEEP=1    leave the tmux server running on failure, to look at it: tmux -L <socket> attach
+#
+# Exit code 0 when every check holds; otherwise it prints what it expected and the screen.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SCRATCH="${SCRATCH:-$ROOT/.build-demo}"
+LATENCY="${LATENCY:-1s}"
+WIDTH=100
+HEIGHT=24 # 20 list rows: header, 20 rows, footer, events, keys
+TIMEOUT_SECONDS=8
+# The screen has UTF-8 (spinner, ellipsis, arrows): match it as characters, whatever the locale.
+export LC_ALL=C.UTF-8
+
+log() { printf '== %s\n' "$*"; }
+
+# --- Build -------------------------------------------------------------------------------
+log "building feed-demo"
+swift build --scratch-path "$SCRATCH" --product feed-demo
+BIN="$(swift build --scratch-path "$SCRATCH" --product feed-demo --show-bin-path)/feed-demo"
+[[ -x "$BIN" ]] || { echo "FAIL: no executable at $BIN" >&2; exit 1; }
+
+if ! command -v tmux >/dev/null 2>&1; then
+    log "installing tmux"
+    apt-get update && apt-get install -y tmux
+fi
+
+# --- A private tmux server -----------------------------------------------------------------
+SOCKET="feed-demo-check-$$"
+WORK="$(mktemp -d)"
+tmx() { tmux -u -L "$SOCKET" -f /dev/null "$@"; }
+cleanup() {
+    local status=$?
+    if [[ $status -ne 0 && "${KEEP:-0}" == 1 ]]; then
+        echo "tmux server kept: tmux -L $SOCKET attach" >&2
+    else
+        tmx kill-server >/dev/null 2>&1 || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+screen() { tmx capture-pane -p -t demo; }
+
+fail() {
+    {
+        echo "FAIL: $*"
+        echo "---- screen ($WIDTH x $HEIGHT) ----"
+        screen || true
+        echo "----------------------------"
+    } >&2
+    exit 1
+}
+
+# Waits (a bounded polling loop, not a fixed sleep) until the screen contains a fixed string.
+wait_for() {
+    local text="$1" why="${2:-}" deadline=$((SECONDS + TIMEOUT_SECONDS))
+    until screen | grep -qF -- "$text"; do
+        ((SECONDS < deadline)) || fail "waited ${TIMEOUT_SECONDS}s for \"$text\"${why:+ ($why)}"
+        sleep 0.05
+    done
+}
+
+# Waits until line number $1 (1-based) of the screen matches the extended regex $2.
+wait_for_line() {
+    local number="$1" pattern="$2" why="${3:-}" deadline=$((SECONDS + TIMEOUT_SECONDS))
+    until screen | sed -n "${number}p" | grep -qE -- "$pattern"; do
+        ((SECONDS < deadline)) || fail "waited ${TIMEOUT_SECONDS}s for line $number to match /$pattern/${why:+ ($why)}"
+        sleep 0.05
+    done
+}
+
+expect_absent() {
+    local text="$1" why="${2:-}"
+    if screen | grep -qF -- "$text"; then fail "\"$text\" is still on screen${why:+ ($why)}"; fi
+}
+
+keys() { tmx send-keys -t demo "$@"; }
+
+# Starts the demo in the pane's shell, recording the terminal settings before and after, the
+# demo's pid, and its exit code.
+start_demo() {
+    rm -f "$WORK"/before "$WORK"/after "$WORK"/pid
+    local command="clear; stty -g > $WORK/before; sh -c 'echo \$\$ > $WORK/pid; exec \"\$0\" \"\$@\"' '$BIN' $*;"
+    command+=" echo EXIT=\$?; stty -g > $WORK/after"
+    keys -l "$command"
+    keys Enter
+}
+
+# After the demo ended: its exit code, the normal screen back, the terminal settings as before.
+expect_exit() {
+    local code="$1"
+    wait_for "EXIT=$code" "the demo should have exited with code $code"
+    wait_for "feed-demo: bye" "the goodbye line is printed on the normal screen"
+    expect_absent "r refresh" "the alternate screen should be gone"
+    local deadline=$((SECONDS + TIMEOUT_SECONDS))
+    until [[ -s "$WORK/after" ]]; do
+        ((SECONDS < deadline)) || fail "the terminal settings were not recorded after the demo"
+        sleep 0.05
+    done
+    cmp -s "$WORK/before" "$WORK/after" ||
+        fail "terminal settings differ after quitting: before $(cat "$WORK/before"), after $(cat "$WORK/after")"
+}
+
+tmx new-session -d -s demo -x "$WIDTH" -y "$HEIGHT" "env PS1='$ ' LANG=C.UTF-8 bash --norc --noprofile"
+
+ARGS="--failure-rate 0 --latency $LATENCY --total-items 60 --page-size 15 --prefetch 3"
+
+# --- 1. First page, filled to the screen ------------------------------------------------
+log "1. opening: header, first posts, footer, key line"
+start_demo "$ARGS"
+wait_for_line 1 '^ (feed-demo|. refreshing…) · ' "the header is the first line"
+wait_for_line 2 '^ +1  #60 ' "the newest post, #60, is the first row"
+wait_for "rows 1–20 of 30" "15 posts do not fill 20 rows, so a second page loads by itself"
+wait_for_line "$HEIGHT" 'r refresh .* q quit' "the key line is the last line"
+wait_for "✓ load-more done ← ✓ refresh done" "the event line lists the two loads, newest first"
+
+# --- 2. Scrolling -------------------------------------------------------------------------
+log "2. scrolling with j, k and the arrow keys"
+keys j j j
+wait_for "rows 4–23 of 30"
+wait_for_line 2 '^ +4  #57 ' "after three rows down, post 4 is on top"
+keys k
+wait_for "rows 3–22 of 30"
+keys Down
+wait_for "rows 4–23 of 30"
+keys Up Up Up
+wait_for "rows 1–20 of 30"
+
+# --- 3. Reaching the bottom loads more, with a spinner ----------------------------------------
+log "3. reaching the bottom: spinner, then 15 more posts"
+keys G
+wait_for "loading more…" "the footer shows a spinner while the next page loads"
+wait_for "rows 11–30 of 45" "the page is appended below"
+expect_absent "loading more…" "the spinner is gone once the page is in"
+screen | grep -qE '^ (feed-demo) · 45 posts' || fail "the header should count 45 posts"
+
+# --- 4. r during a load-more cancels it ---------------------------------------------------
+log "4. r during a load-more: the load-more is visibly cancelled"
+keys G
+wait_for "loading more…"
+keys r
+wait_for_line 1 '^ . refreshing… · 45 posts' "the header says refreshing…"
+wait_for "✗ load-more cancelled by a refresh" "the event line shows the cancellation"
+wait_for_line 2 '^ +1  #63 ' "the refresh put three newer posts on top and scrolled to the top"
+wait_for "✓ refresh done ← ✗ load-more cancelled by a refresh"
+wait_for "rows 1–20 of 30" "the refreshed first page is filled to the screen again"
+
+# --- 5. A load-more during a refresh cancels the refresh -----------------------------------
+log "5. reaching the bottom during a refresh: the refresh is cancelled"
+keys r
+wait_for_line 1 '^ . refreshing… · 30 posts'
+keys G
+wait_for "✗ refresh cancelled by a load-more" "the event line shows the refresh was cancelled"
+wait_for "of 45" "the load-more appended to the list the refresh would have replaced"
+wait_for_line 1 '^ feed-demo · 45 posts' "the header is back to normal"
+
+# --- 6. A failure shows an error line; t retries -----------------------------------------
+log "6. a failure and a retry"
+keys f
+wait_for "• the next request will fail"
+keys m
+wait_for "✗ load-more failed: HTTP 500 Internal Server Error (injected) · press t to retry" \
+    "the footer is an error line with the retry key"
+screen | grep -qE '^ feed-demo · 45 posts' || fail "a failed load must leave the 45 posts as they were"
+keys t
+wait_for "loading more…" "t retries the load-more"
+
+# --- 7. End of data -------------------------------------------------------------------------
+log "7. end of data"
+wait_for "── no more data · all 60 posts loaded ──" "the feed has 60 posts"
+keys G j j
+sleep 0.3 # a person bouncing at the bottom: nothing may load
+expect_absent "loading more…" "no load-more after the end of the data"
+screen | grep -qE '^ feed-demo · 60 posts +api: 10 requests, 2 cancelled, 1 failed' ||
+    fail "expected exactly 10 requests (2 to open, 1 load-more, 3 + 2 in the overlaps, 1 failure, 1 retry), 2 cancelled, 1 failed"
+
+# --- 8. q quits and restores the terminal --------------------------------------------------
+log "8. q quits and restores the terminal"
+keys q
+expect_exit 0
+
+# --- 9. Ctrl-C quits and restores the terminal, even while loading ------------------------
+log "9. Ctrl-C during a load quits and restores the terminal"
+start_demo "$ARGS"
+wait_for "rows 1–20 of 30"
+keys G
+wait_for "loading more…"
+keys C-c
+expect_exit 0
+
+# --- 10. A termination signal restores the terminal ---------------------------------------
+log "10. SIGTERM restores the terminal"
+start_demo "$ARGS"
+wait_for "rows 1–20 of 30"
+kill -TERM "$(cat "$WORK/pid")"
+wait_for "EXIT=143" "SIGTERM ends the demo with 128 + 15"
+expect_absent "r refresh" "the alternate screen should be gone"
+deadline=$((SECONDS + TIMEOUT_SECONDS))
+until [[ -s "$WORK/after" ]]; do
+    ((SECONDS < deadline)) || fail "the terminal settings were not recorded after SIGTERM"
+    sleep 0.05
+done
+cmp -s "$WORK/before" "$WORK/after" || fail "terminal settings differ after SIGTERM"
+
+log "PASS: the interactive feed-demo works in tmux"
