@@ -44,6 +44,7 @@ cleanup() {
         echo "tmux server kept: tmux -L $SOCKET attach" >&2
     else
         tmx kill-server >/dev/null 2>&1 || true
+        rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCKET"
     fi
     rm -rf "$WORK"
 }

@@ -54,22 +54,3 @@ struct DemoOptions: Sendable, Equatable {
             prefetchDistance: prefetchDistance ?? DemoOptions.defaultPrefetchDistance)
     }
 }
-
-/// The options a mode runs with.
-struct ResolvedOptions: Sendable, Equatable {
-    var mode: DemoOptions.Mode
-    var settings: SimulatedFeedAPI.Settings
-    var pageSize: Int
-    var prefetchDistance: Int
-}
-
-/// A command line that cannot run; printed on stderr, exit code 2.
-struct ArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
-    let message: String
-
-    init(_ message: String) {
-        self.message = message
-    }
-
-    var description: String { message }
-}
