@@ -147,6 +147,11 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// keeping only the newest. Ends with ``FeedStatus/closed`` on ``close()``.
     public nonisolated var statuses: AsyncStream<FeedStatus> { broadcaster.subscribeToStatuses() }
 
+    /// What the engine did on its own — stale results dropped, duplicates dropped, retries
+    /// scheduled, timeouts — for logs and metrics; lossless, a new subscription each access.
+    /// Finishes on ``close()``.
+    public nonisolated var diagnostics: AsyncStream<FeedDiagnostic> { broadcaster.subscribeToDiagnostics() }
+
     /// The newest published list.
     public nonisolated var currentSnapshot: FeedSnapshot<Item> { broadcaster.latestSnapshot }
 
@@ -260,7 +265,11 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             case .scheduleRetry(let id, let retryNumber):
                 let retry = configuration.retry
                 let unit = retry.jitter > 0 ? Double.random(in: 0..<1, using: &random) : 0
-                launchTimer(id, after: retry.backoff(beforeRetry: retryNumber, randomUnit: unit), isTimeout: false)
+                let delay = retry.backoff(beforeRetry: retryNumber, randomUnit: unit)
+                if let side = machine.active?.side {
+                    broadcaster.publish(.retryScheduled(side: side, retryNumber: retryNumber, delay: delay))
+                }
+                launchTimer(id, attempt: machine.active?.attempt ?? 0, after: delay, isTimeout: false)
             case .applyPage(let id, let replacing):
                 apply(id, replacing: replacing)
             case .emit(let event):
@@ -304,6 +313,9 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         let before = store.count
         let (kept, dropped) = withoutDuplicates(page.items)
         store.append(contentsOf: kept)
+        if dropped > 0 {
+            broadcaster.publish(.duplicatesDropped(side: replacing ? .refresh : .loadMore, count: dropped))
+        }
         lastApplied = (id, replacing ? store.count : store.count - before, dropped)
         guard replacing || store.count > before else { return }
         latest = FeedSnapshot(
@@ -330,19 +342,32 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         return (kept, items.count - kept.count)
     }
 
-    private func fetchFinished(_ id: LoadID, _ result: Result<Page<Item, Cursor>, any Error>) {
+    private func fetchFinished(
+        _ id: LoadID, side: FeedSide, attempt: Int, _ result: Result<Page<Item, Cursor>, any Error>
+    ) {
+        let actions: [Machine.Action]
         switch result {
         case .success(let page):
             arrivedPage = page
-            perform(machine.fetchSucceeded(id, itemCount: page.items.count, next: page.next))
-            arrivedPage = nil
+            actions = machine.fetchSucceeded(id, attempt: attempt, itemCount: page.items.count, next: page.next)
         case .failure(let error):
-            perform(machine.fetchFailed(id, error: error))
+            actions = machine.fetchFailed(id, attempt: attempt, error: error)
         }
+        if actions.isEmpty {
+            broadcaster.publish(.staleResultDiscarded(side: side, attempt: attempt, succeeded: arrivedPage != nil))
+        }
+        perform(actions)
+        arrivedPage = nil
     }
 
-    private func timerFired(_ id: LoadID, isTimeout: Bool) {
-        perform(isTimeout ? machine.timeoutElapsed(id) : machine.backoffElapsed(id))
+    private func timerFired(_ id: LoadID, attempt: Int, isTimeout: Bool) {
+        guard isTimeout else { return perform(machine.backoffElapsed(id, attempt: attempt)) }
+        let side = machine.active?.side
+        let actions = machine.timeoutElapsed(id, attempt: attempt)
+        if let side, !actions.isEmpty {
+            broadcaster.publish(.timedOut(side: side, attempt: attempt))
+        }
+        perform(actions)
     }
 
     // MARK: Tasks (nonisolated: they touch only `let` properties, so the initializer can start one)
@@ -358,15 +383,15 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             } catch {
                 result = .failure(error)
             }
-            await self?.fetchFinished(id, result)
+            await self?.fetchFinished(id, side: side, attempt: attempt, result)
         }
         tasks.setFetch(fetch, for: id.rawValue)
         if let timeout = configuration.timeout {
-            launchTimer(id, after: timeout, isTimeout: true)
+            launchTimer(id, attempt: attempt, after: timeout, isTimeout: true)
         }
     }
 
-    private nonisolated func launchTimer(_ id: LoadID, after delay: Duration, isTimeout: Bool) {
+    private nonisolated func launchTimer(_ id: LoadID, attempt: Int, after delay: Duration, isTimeout: Bool) {
         let clock = self.clock
         let timer = Task { [weak self] in
             do {
@@ -374,7 +399,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             } catch {
                 return // cancelled: the load ended or moved on
             }
-            await self?.timerFired(id, isTimeout: isTimeout)
+            await self?.timerFired(id, attempt: attempt, isTimeout: isTimeout)
         }
         tasks.setTimer(timer, for: id.rawValue)
     }

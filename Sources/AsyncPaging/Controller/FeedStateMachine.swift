@@ -164,9 +164,11 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
 
     // MARK: Results
 
-    /// A fetch returned a page of `itemCount` items pointing at `next`.
-    mutating func fetchSucceeded(_ id: LoadID, itemCount: Int, next: Cursor?) -> [Action] {
-        guard let current = active, current.id == id, current.phase == .fetching else { return [] }
+    /// Try `attempt` of load `id` returned a page of `itemCount` items pointing at `next`.
+    /// Returns no action when the result is stale.
+    mutating func fetchSucceeded(_ id: LoadID, attempt: Int, itemCount: Int, next: Cursor?) -> [Action] {
+        guard let current = active, current.id == id, current.attempt == attempt, current.phase == .fetching
+        else { return [] }
         var actions: [Action] = [.cancelLoad(id), .applyPage(id, replacing: current.side == .refresh)]
         if current.side == .refresh {
             followedCursors = []
@@ -191,9 +193,10 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
         return actions
     }
 
-    /// A fetch threw `error`.
-    mutating func fetchFailed(_ id: LoadID, error: any Error) -> [Action] {
-        guard var current = active, current.id == id, current.phase == .fetching else { return [] }
+    /// Try `attempt` of load `id` threw `error`. Returns no action when the result is stale.
+    mutating func fetchFailed(_ id: LoadID, attempt: Int, error: any Error) -> [Action] {
+        guard var current = active, current.id == id, current.attempt == attempt, current.phase == .fetching
+        else { return [] }
         var actions: [Action] = [.cancelLoad(id)]
         if current.retryNumber < configuration.retry.maximumAttempts {
             current.phase = .waitingToRetry
@@ -205,15 +208,16 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
         return actions
     }
 
-    /// The timeout of `id` elapsed on the clock.
-    mutating func timeoutElapsed(_ id: LoadID) -> [Action] {
+    /// The timeout of try `attempt` of load `id` elapsed on the clock.
+    mutating func timeoutElapsed(_ id: LoadID, attempt: Int) -> [Action] {
         guard let timeout = configuration.timeout else { return [] }
-        return fetchFailed(id, error: FeedError.timedOut(after: timeout))
+        return fetchFailed(id, attempt: attempt, error: FeedError.timedOut(after: timeout))
     }
 
-    /// The backoff before the next try of `id` elapsed on the clock.
-    mutating func backoffElapsed(_ id: LoadID) -> [Action] {
-        guard var current = active, current.id == id, current.phase == .waitingToRetry else { return [] }
+    /// The backoff after failed try `attempt` of load `id` elapsed on the clock.
+    mutating func backoffElapsed(_ id: LoadID, attempt: Int) -> [Action] {
+        guard var current = active, current.id == id, current.attempt == attempt, current.phase == .waitingToRetry
+        else { return [] }
         current.attempt += 1
         current.phase = .fetching
         active = current

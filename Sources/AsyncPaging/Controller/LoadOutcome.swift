@@ -13,10 +13,10 @@ public enum CancellationReason: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .preemptedByRefresh: "cancelled by a refresh"
-        case .preemptedByLoadMore: "cancelled by a load-more"
-        case .supersededByNewerRequest: "superseded by a newer request"
-        case .closed: "cancelled by close"
+        case .preemptedByRefresh: "by a refresh"
+        case .preemptedByLoadMore: "by a load-more"
+        case .supersededByNewerRequest: "by a newer request"
+        case .closed: "by close"
         }
     }
 }

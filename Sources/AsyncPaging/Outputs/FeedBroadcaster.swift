@@ -14,6 +14,7 @@ final class FeedBroadcaster<Item: Sendable>: Sendable {
         var snapshotSubscribers: [UInt64: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
         var statusSubscribers: [UInt64: AsyncStream<FeedStatus>.Continuation] = [:]
         var eventSubscribers: [UInt64: AsyncStream<FeedEvent>.Continuation] = [:]
+        var diagnosticSubscribers: [UInt64: AsyncStream<FeedDiagnostic>.Continuation] = [:]
         var nextSubscriberID: UInt64 = 0
         var isFinished = false
     }
@@ -80,6 +81,23 @@ final class FeedBroadcaster<Item: Sendable>: Sendable {
         return stream
     }
 
+    func subscribeToDiagnostics() -> AsyncStream<FeedDiagnostic> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: FeedDiagnostic.self, bufferingPolicy: .unbounded)
+        let finished = state.withLock { state -> Bool in
+            guard !state.isFinished else { return true }
+            let id = state.nextSubscriberID
+            state.nextSubscriberID += 1
+            state.diagnosticSubscribers[id] = continuation
+            continuation.onTermination = { [weak self] _ in
+                self?.state.withLock { _ = $0.diagnosticSubscribers.removeValue(forKey: id) }
+            }
+            return false
+        }
+        if finished { continuation.finish() }
+        return stream
+    }
+
     /// The number of live subscriptions of each kind, for tests and diagnostics.
     var subscriberCounts: (snapshots: Int, statuses: Int, events: Int) {
         state.withLock { ($0.snapshotSubscribers.count, $0.statusSubscribers.count, $0.eventSubscribers.count) }
@@ -109,6 +127,13 @@ final class FeedBroadcaster<Item: Sendable>: Sendable {
         }
     }
 
+    func publish(_ diagnostic: FeedDiagnostic) {
+        state.withLock { state in
+            guard !state.isFinished else { return }
+            for continuation in state.diagnosticSubscribers.values { continuation.yield(diagnostic) }
+        }
+    }
+
     func publish(_ event: FeedEvent) {
         state.withLock { state in
             guard !state.isFinished else { return }
@@ -126,7 +151,8 @@ final class FeedBroadcaster<Item: Sendable>: Sendable {
         let subscribers = state.withLock { state -> (
             snapshots: [AsyncStream<FeedSnapshot<Item>>.Continuation],
             statuses: [AsyncStream<FeedStatus>.Continuation],
-            events: [AsyncStream<FeedEvent>.Continuation]
+            events: [AsyncStream<FeedEvent>.Continuation],
+            diagnostics: [AsyncStream<FeedDiagnostic>.Continuation]
         )? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
@@ -138,13 +164,15 @@ final class FeedBroadcaster<Item: Sendable>: Sendable {
                 state.snapshotSubscribers = [:]
                 state.statusSubscribers = [:]
                 state.eventSubscribers = [:]
+                state.diagnosticSubscribers = [:]
             }
             return (Array(state.snapshotSubscribers.values), Array(state.statusSubscribers.values),
-                    Array(state.eventSubscribers.values))
+                    Array(state.eventSubscribers.values), Array(state.diagnosticSubscribers.values))
         }
         guard let subscribers else { return }
         subscribers.snapshots.forEach { $0.finish() }
         subscribers.statuses.forEach { $0.finish() }
         subscribers.events.forEach { $0.finish() }
+        subscribers.diagnostics.forEach { $0.finish() }
     }
 }

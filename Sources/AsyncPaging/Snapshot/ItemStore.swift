@@ -10,23 +10,30 @@ struct ItemStore<Item: Sendable>: ~Copyable {
     init() {}
 
     /// Appends `items` in order.
+    ///
+    /// Items are copied in bulk from contiguous storage: iterating a collection element by
+    /// element costs heap allocations in unspecialized generic code (the engine runs that way
+    /// when the app's module cannot specialize it), two per item for an `ArraySlice`.
     mutating func append(contentsOf items: some Collection<Item>) {
-        var remaining = items[...]
-        while !remaining.isEmpty {
+        let copied: Void? = items.withContiguousStorageIfAvailable { append(copying: $0) }
+        if copied == nil {
+            Array(items).withUnsafeBufferPointer { append(copying: $0) }
+        }
+    }
+
+    private mutating func append(copying items: UnsafeBufferPointer<Item>) {
+        guard let source = items.baseAddress else { return }
+        var copied = 0
+        while copied < items.count {
             let (chunkIndex, offset) = ChunkLayout.locate(count)
             let chunk = chunkForWriting(chunkIndex)
-            let room = ChunkLayout.capacity(ofChunk: chunkIndex) - offset
-            let batch = remaining.prefix(room)
+            let batch = min(ChunkLayout.capacity(ofChunk: chunkIndex) - offset, items.count - copied)
             chunk.withUnsafeMutablePointers { initialized, base in
-                var slot = base + offset
-                for item in batch {
-                    slot.initialize(to: item)
-                    slot += 1
-                }
-                initialized.pointee += batch.count
+                (base + offset).initialize(from: source + copied, count: batch)
+                initialized.pointee += batch
             }
-            count += batch.count
-            remaining = remaining.dropFirst(batch.count)
+            count += batch
+            copied += batch
         }
     }
 
