@@ -13,12 +13,18 @@ let package = Package(
     products: [
         .library(name: "AsyncPaging", targets: ["AsyncPaging"]),
         .library(name: "AsyncPagingTesting", targets: ["AsyncPagingTesting"]),
+        .library(name: "AsyncPagingUI", targets: ["AsyncPagingUI"]),
         .executable(name: "feed-demo", targets: ["FeedDemo"]),
     ],
     targets: [
         .target(name: "AsyncPaging", swiftSettings: strictSettings),
         .target(
             name: "AsyncPagingTesting",
+            dependencies: ["AsyncPaging"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "AsyncPagingUI",
             dependencies: ["AsyncPaging"],
             swiftSettings: strictSettings
         ),
@@ -31,6 +37,11 @@ let package = Package(
         .testTarget(
             name: "AsyncPagingTests",
             dependencies: ["AsyncPaging", "AsyncPagingTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AsyncPagingUITests",
+            dependencies: ["AsyncPagingUI", "AsyncPaging", "AsyncPagingTesting"],
             swiftSettings: strictSettings
         ),
     ]
