@@ -169,11 +169,14 @@ struct FeedModelTests {
     @Test func anIdentifiableItemFindsItsRow() async {
         let source = ScriptedPageSource<Post, Int>()
         source.enqueue(.items((0..<15).map(Post.init), next: 1), .items((15..<30).map(Post.init), next: nil))
-        let model = FeedModel(controller: FeedController(source: source, clock: TestClock()))
+        let model = FeedModel(
+            controller: FeedController(source: source, clock: TestClock()),
+            prefetch: PrefetchTrigger(prefetchDistance: 2))
         await waitUntil { model.items.count == 15 && model.status == .idle }
         #expect(model.rowAppeared(Post(id: 3)) == .skip(.notNearEnd))
+        #expect(model.rowAppeared(Post(id: 11)) == .skip(.notNearEnd))
         #expect(model.rowAppeared(Post(id: 99)) == .skip(.notNearEnd))
-        #expect(model.rowAppeared(Post(id: 14)) == .loadMore)
+        #expect(model.rowAppeared(Post(id: 12)) == .loadMore)
         await waitUntil { model.items.count == 30 && model.requestsInFlight == 0 }
     }
 

@@ -243,11 +243,13 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable> {
 }
 
 extension FeedModel where Item: Identifiable {
-    /// Reports that `item` is about to appear; see ``rowAppeared(at:)``. Finds the item from
-    /// the end of the list, where the rows that load more are.
+    /// Reports that `item` is about to appear; see ``rowAppeared(at:)``. Only the last
+    /// `prefetchDistance + 1` items can load more, so only they are searched: an item further
+    /// up costs that many comparisons, not a scan of the list.
     @discardableResult
     public func rowAppeared(_ item: Item) -> PrefetchTrigger.Decision {
-        guard let index = items.lastIndex(where: { $0.id == item.id }) else { return .skip(.notNearEnd) }
+        let candidates = items.indices.suffix(min(prefetch.prefetchDistance, items.count - 1) + 1)
+        guard let index = candidates.last(where: { items[$0].id == item.id }) else { return .skip(.notNearEnd) }
         return rowAppeared(at: index)
     }
 }
