@@ -241,6 +241,41 @@ struct FeedModelTests {
         #expect(source.requests.map(\.side) == [.refresh, .refresh])
     }
 
+    @Test func aFooterPullCancelsAPendingHeaderRefreshAndItsData() async {
+        let (feed, source, clock) = makeController(
+            page(0..<15, next: 1),
+            page(100..<115, next: 1, latency: .seconds(2)),
+            page(15..<30, next: 2, latency: .seconds(2)))
+        let model = FeedModel(controller: feed)
+        await settle(model, count: 15)
+        model.pullHeader(by: 100)
+        model.releasePull()
+        await waitUntil { model.isRefreshing }
+        #expect(model.footer?.state == .stopped) // a load-more may cancel this refresh
+
+        model.pullFooter(by: 100)
+        model.releasePull()
+        #expect(model.footer?.state == .loading)
+        await waitUntil { model.isLoadingMore && model.header?.state == .stopped }
+        // The refresh's fetch is cancelled before the load-more's starts.
+        await source.waitForRequests(3)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))
+        await settle(model, count: 30)
+        #expect(Array(model.items) == Array(0..<30))
+        #expect(model.footer?.state == .stopped)
+        #expect(model.header?.state == .stopped)
+    }
+
+    @Test func aReleasedModelIsFreed() async {
+        let (feed, _, _) = makeController(page(0..<15, next: 1))
+        var model: FeedModel? = FeedModel(controller: feed)
+        if let model { await settle(model, count: 15) }
+        weak let released = model
+        model = nil
+        #expect(released == nil)
+    }
+
     @Test func gesturesAreOptional() async {
         let (feed, source, _) = makeController(page(0..<15, next: 1))
         let model = FeedModel(controller: feed, header: nil, footer: nil)
