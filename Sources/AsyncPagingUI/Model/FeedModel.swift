@@ -12,12 +12,16 @@ import Synchronization
 /// methods when it has custom pull gestures.
 ///
 /// ```swift
-/// @State private var feed = FeedModel(controller: FeedController(source: api))
+/// struct PostList: View {
+///     let feed: FeedModel<Post, String>  // made once, outside the view: it starts loading
 ///
-/// List(feed.items) { post in
-///     PostRow(post).onAppear { feed.rowAppeared(post) }
+///     var body: some View {
+///         List(feed.items) { post in
+///             PostRow(post).onAppear { feed.rowAppeared(post) }
+///         }
+///         .refreshable { await feed.refresh() }
+///     }
 /// }
-/// .refreshable { await feed.refresh() }
 /// ```
 ///
 /// The model subscribes to the controller's outputs when it is made and stops when it is
