@@ -19,9 +19,10 @@ import AsyncPaging
 ///
 /// ```swift
 /// var header = PullGesture.header(threshold: 60)
-/// header.pull(by: 75)                    // .triggered, progress 1
-/// let request = header.release()         // .refresh; state .loading
-/// header.handle(.ended(.refresh, .completed))  // .stopped
+/// header.pull(by: 75)                          // .triggered, progress 1
+/// let request = header.release()               // .refresh: send it; .loading
+/// header.handle(.began(.refresh))              // .loading
+/// header.handle(.ended(.refresh, .completed))  // .stopped, progress 0
 /// ```
 public struct PullGesture: Sendable, Hashable {
     /// What the gesture shows.
