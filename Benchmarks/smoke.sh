@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 SCRATCH="${SCRATCH:-$PWD/../.build-bench}"
 SWIFT_VERSION="$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -1)"
-THRESHOLDS="Thresholds/$SWIFT_VERSION"
+THRESHOLDS="$PWD/Thresholds/$SWIFT_VERSION"
 export FEED_BENCH_SMOKE=1
 
 swift build -c release --scratch-path "$SCRATCH"
@@ -20,7 +20,7 @@ if [ "${1:-}" = "--update" ]; then
     exit 0
 fi
 if [ ! -d "$THRESHOLDS" ]; then
-    echo "smoke: no thresholds for Swift $SWIFT_VERSION in Benchmarks/$THRESHOLDS; run smoke.sh --update" >&2
+    echo "smoke: no thresholds for Swift $SWIFT_VERSION in $THRESHOLDS; run smoke.sh --update" >&2
     exit 1
 fi
 set +e

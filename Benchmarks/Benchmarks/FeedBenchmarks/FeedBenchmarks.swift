@@ -7,7 +7,8 @@ import Glibc
 //
 // FEED_BENCH_SMOKE=1 (Benchmarks/smoke.sh) measures only allocation counts, in few
 // iterations: those are what the committed Thresholds/ check. Wall-clock time is never
-// checked; the full run (run.sh) reports it.
+// checked; the full run (run.sh) reports it. Names use only letters, digits, `_` and `-`:
+// package-benchmark writes threshold files under sanitized names but reads them by the raw one.
 
 let smoke = getenv("FEED_BENCH_SMOKE") != nil
 
@@ -33,7 +34,7 @@ let benchmarks: @Sendable () -> Void = {
         let pagesPerFeed = max(5, min(length / 200, 500))
         for contender in Contender.allCases {
             let state = AppendState()
-            Benchmark("append page at \(length / 1000)k/\(contender)") { benchmark in
+            Benchmark("append_page_\(length / 1000)k_\(contender)") { benchmark in
                 if state.harness == nil || state.pages == pagesPerFeed {
                     state.harness = nil
                     state.harness = await makeAppendHarness(contender, firstPage: firstPage)
@@ -56,7 +57,7 @@ let benchmarks: @Sendable () -> Void = {
     for subscribers in [1, 100] {
         for contender in Contender.allCases where contender != .floor || subscribers == 1 {
             Benchmark(
-                "deliver 100 pages to \(subscribers)/\(contender)",
+                "deliver_100_pages_to_\(subscribers)_\(contender)",
                 configuration: .init(
                     metrics: smoke ? [] : [.wallClock, .mallocCountTotal], maxIterations: 200,
                     skip: smoke)
@@ -69,7 +70,7 @@ let benchmarks: @Sendable () -> Void = {
     // Scenario 3: a refresh cancelling an in-flight load-more, until the end event arrives.
     for contender in Contender.allCases {
         let state = CancelState()
-        Benchmark("refresh cancels load-more/\(contender)") { benchmark in
+        Benchmark("refresh_cancels_load-more_\(contender)") { benchmark in
             if state.harness == nil { state.harness = await makeCancelHarness(contender) }
             let harness = state.harness!
             await harness.startLoadMore()
@@ -85,11 +86,11 @@ let benchmarks: @Sendable () -> Void = {
     // Scenario 4: one idle feed created (no load, no subscriber), and 100 feeds each with
     // their initial load and 5 more pages, run concurrently (the table runs 10,000).
     for contender in Contender.allCases {
-        Benchmark("create idle feed/\(contender)") { _ in
+        Benchmark("create_idle_feed_\(contender)") { _ in
             blackHole(makeIdleFeeds(contender, count: 1))
         }
         Benchmark(
-            "100 feeds, 6 pages each/\(contender)",
+            "100_feeds_6_pages_each_\(contender)",
             configuration: .init(
                 metrics: smoke ? [] : [.wallClock, .mallocCountTotal, .peakMemoryResident],
                 maxIterations: 100, skip: smoke)

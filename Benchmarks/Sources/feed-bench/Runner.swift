@@ -212,7 +212,7 @@ struct BenchRunner: Sendable {
         let count = quick ? 100_000 : 1_000_000
         let items = makeItems(count)
         var before = Double(heap_stats_bytes_in_use())
-        var array: [FeedItem]? = Array(items[...])
+        var array: [FeedItem]? = items.map { $0 } // a copy, exactly sized
         let arrayBytes = Double(heap_stats_bytes_in_use()) - before
         precondition(array!.count == count)
         array = nil
