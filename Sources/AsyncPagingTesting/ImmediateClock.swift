@@ -1,4 +1,4 @@
-import Synchronization
+import AsyncPaging
 
 /// A clock whose sleeps return at once, moving ``now`` to their deadline: for tests that do
 /// not care about time but want it to read consistently.
@@ -8,11 +8,11 @@ public final class ImmediateClock: Clock, Sendable {
     /// A point in time: a duration since the clock's start.
     public typealias Instant = TestClock.Instant
 
-    private let current: Mutex<Instant>
+    private let current: Locked<Instant>
 
     /// Creates a clock at `now` (by default the clock's start).
     public init(now: Instant = Instant(offset: .zero)) {
-        current = Mutex(now)
+        current = Locked(now)
     }
 
     /// The current time: the latest deadline any sleep reached.

@@ -1,5 +1,4 @@
 import AsyncPaging
-import Synchronization
 
 /// A ``PageSource`` that answers from a script and records every request: the source for
 /// deterministic tests of a feed.
@@ -71,7 +70,7 @@ public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendabl
         var completionWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let responder: (@Sendable (PageRequest<Cursor>) -> Response?)?
 
     /// Creates a source that answers from its queue; see ``enqueue(_:)``.

@@ -1,4 +1,4 @@
-import Synchronization
+import AsyncPaging
 
 /// Collects the values of an `AsyncStream` for assertions, and lets a test wait for them.
 ///
@@ -22,8 +22,8 @@ public final class StreamRecorder<Element: Sendable>: Sendable {
         var waiters: [Waiter] = []
     }
 
-    private let state = Mutex(State())
-    private let reader: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let state = Locked(State())
+    private let reader: Locked<Task<Void, Never>?> = Locked(nil)
 
     /// Starts recording `stream`.
     public init(_ stream: AsyncStream<Element>) {

@@ -1,4 +1,4 @@
-import Synchronization
+import AsyncPaging
 
 /// A clock whose time moves only when a test says so.
 ///
@@ -70,11 +70,11 @@ public final class TestClock: Clock, Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a clock at `now` (by default the clock's start).
     public init(now: Instant = Instant(offset: .zero)) {
-        state = Mutex(State(now: now))
+        state = Locked(State(now: now))
     }
 
     /// The current time.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The paging engine of one feed: it owns the pages, runs the loads and publishes the list.
 ///
 /// A controller fetches pages from a ``PageSource``. A refresh (the header) fetches the first
@@ -34,7 +32,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     private let identify: (@Sendable (Item) -> AnyHashable)?
     private let broadcaster: FeedBroadcaster<Item>
     private let tasks = LoadTasks()
-    private let mailbox = Mutex<Mailbox>(Mailbox())
+    private let mailbox = Locked<Mailbox>(Mailbox())
 
     private var machine: Machine
     private var store = ItemStore<Item>()

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The tasks of the load in flight: its fetch and its timer (a timeout or a retry backoff).
 ///
 /// Kept behind a `Mutex` in a `let` so that the controller's nonisolated initializer can hand
@@ -11,7 +9,7 @@ final class LoadTasks: Sendable {
         var timer: Task<Void, Never>?
     }
 
-    private let running = Mutex<Running?>(nil)
+    private let running = Locked<Running?>(nil)
 
     /// Records the fetch task of `loadID`.
     func setFetch(_ task: Task<Void, Never>, for loadID: UInt64) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Fans the controller's outputs out to any number of subscribers, each with its own stream.
 ///
 /// Subscribing is synchronous and needs no hop to the actor, so `controller.snapshots` works
@@ -19,10 +17,10 @@ final class FeedBroadcaster<Item: Sendable>: Sendable {
         var isFinished = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadingSides: [FeedSide]) {
-        state = Mutex(State(snapshot: snapshot, status: status, loadingSides: loadingSides))
+        state = Locked(State(snapshot: snapshot, status: status, loadingSides: loadingSides))
     }
 
     // MARK: Subscribing
