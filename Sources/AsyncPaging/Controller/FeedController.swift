@@ -252,8 +252,11 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         }
     }
 
+    /// Carries out `actions` in order, publishes the new status, and only then answers the
+    /// callers whose loads ended, so that a caller sees outputs that already tell its outcome.
     private func perform(_ actions: [Machine.Action]) {
         guard !actions.isEmpty else { return }
+        var answers: [(CheckedContinuation<LoadResult, Never>, LoadResult)] = []
         for action in actions {
             switch action {
             case .startFetch(let id, let side, let cursor, let attempt):
@@ -273,32 +276,34 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             case .emit(let event):
                 broadcaster.publish(event)
             case .resolveCallers(let id, let outcome):
-                resolveCallers(id, outcome)
+                answers += takeCallers(of: id, outcome)
             case .finishOutputs:
                 tasks.cancelAll()
                 broadcaster.finish(finalStatus: .closed)
             }
         }
         broadcaster.publish(machine.status)
+        for (continuation, result) in answers { continuation.resume(returning: result) }
     }
 
-    private func resolveCallers(_ id: LoadID, _ outcome: LoadOutcome) {
+    /// Removes the callers waiting on `id` and pairs each with its result.
+    private func takeCallers(
+        of id: LoadID, _ outcome: LoadOutcome
+    ) -> [(CheckedContinuation<LoadResult, Never>, LoadResult)] {
         var outcome = outcome
         if case .completed(var summary) = outcome, let lastApplied, lastApplied.id == id {
             summary.itemsApplied = lastApplied.applied
             summary.droppedDuplicates = lastApplied.dropped
             outcome = .completed(summary)
         }
-        var remaining: [Waiter] = []
-        for waiter in waiters {
-            if waiter.id == id {
-                waiter.continuation.resume(returning: LoadResult(
-                    side: waiter.side, outcome: outcome, joinedInFlightLoad: waiter.joined))
-            } else {
-                remaining.append(waiter)
-            }
+        var answers: [(CheckedContinuation<LoadResult, Never>, LoadResult)] = []
+        waiters.removeAll { waiter in
+            guard waiter.id == id else { return false }
+            answers.append((waiter.continuation, LoadResult(
+                side: waiter.side, outcome: outcome, joinedInFlightLoad: waiter.joined)))
+            return true
         }
-        waiters = remaining
+        return answers
     }
 
     private func apply(_ id: LoadID, replacing: Bool) {
