@@ -1,0 +1,60 @@
+@testable import AsyncPaging
+import Testing
+
+@Suite("Item storage")
+struct ItemStoreTests {
+    @Test("items read back in order across chunk boundaries", arguments: [1, 7, 20, 31, 32, 33, 100, 4_096, 8_191, 8_192, 20_000])
+    func appendAndRead(pageSize: Int) {
+        var store = ItemStore<Int>()
+        var expected: [Int] = []
+        var next = 0
+        while next < 20_000 {
+            let page = Array(next..<min(next + pageSize, 20_000))
+            store.append(contentsOf: page)
+            expected += page
+            next += pageSize
+        }
+        let contents = store.contents
+        #expect(contents.count == 20_000)
+        #expect((0..<contents.count).allSatisfy { contents[$0] == expected[$0] })
+    }
+
+    @Test func chunkLayoutCoversEveryIndexOnce() {
+        var previous = (chunk: 0, offset: -1)
+        for index in 0..<40_000 {
+            let location = ChunkLayout.locate(index)
+            if location.chunk == previous.chunk {
+                #expect(location.offset == previous.offset + 1)
+            } else {
+                #expect(location.chunk == previous.chunk + 1)
+                #expect(previous.offset == ChunkLayout.capacity(ofChunk: previous.chunk) - 1)
+                #expect(location.offset == 0)
+            }
+            previous = location
+        }
+    }
+
+    @Test func oldSnapshotsKeepTheirItemsAsTheStoreGrows() {
+        var store = ItemStore<String>()
+        store.append(contentsOf: ["a", "b"])
+        let early = FeedSnapshot(version: 1, generation: 1, change: .replaced, contents: store.contents)
+        store.append(contentsOf: (0..<10_000).map { "item \($0)" })
+        #expect(Array(early) == ["a", "b"])
+        let late = FeedSnapshot(version: 2, generation: 1, change: .appended(2..<10_002), contents: store.contents)
+        #expect(late.count == 10_002)
+        #expect(late[10_001] == "item 9999")
+        #expect(late.change(since: early) == .appended(2..<10_002))
+    }
+
+    @Test func itemsAreReleasedWithTheirLastSnapshot() {
+        final class Tracked: Sendable {}
+        weak var watched: Tracked?
+        do {
+            var store = ItemStore<Tracked>()
+            let item = Tracked()
+            watched = item
+            store.append(contentsOf: [item])
+        }
+        #expect(watched == nil)
+    }
+}
