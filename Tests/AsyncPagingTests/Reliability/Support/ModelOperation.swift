@@ -1,0 +1,38 @@
+/// One step of a randomized run.
+enum ModelOperation: Equatable, CustomStringConvertible {
+    case call(ModelCall)
+    /// Moves the clock to the earliest deadline that is not a hang's.
+    case advanceToNextDeadline
+    /// Moves the clock half way to the next deadline: nothing may happen.
+    case advancePartway
+    case subscribe
+    /// Stops the subscriber at this position among the live ones (modulo their count).
+    case unsubscribe(Int)
+    case close
+
+    var description: String {
+        switch self {
+        case .call(let call): "\(call)"
+        case .advanceToNextDeadline: "advance to the next deadline"
+        case .advancePartway: "advance part way"
+        case .subscribe: "subscribe"
+        case .unsubscribe(let index): "unsubscribe #\(index)"
+        case .close: "close()"
+        }
+    }
+
+    /// A random operation: calls and clock moves most often, subscribers now and then, close
+    /// rarely (every run closes or releases the controller at its end anyway).
+    static func random(using random: inout SplitMix64) -> ModelOperation {
+        switch random.below(100) {
+        case ..<18: .call(.refresh)
+        case ..<40: .call(.loadMore)
+        case ..<50: .call(.retry)
+        case ..<78: .advanceToNextDeadline
+        case ..<83: .advancePartway
+        case ..<90: .subscribe
+        case ..<97: .unsubscribe(random.below(8))
+        default: .close
+        }
+    }
+}

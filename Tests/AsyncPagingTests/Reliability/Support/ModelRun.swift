@@ -1,0 +1,361 @@
+import AsyncPaging
+import AsyncPagingTesting
+
+/// One randomized run: a controller on a test clock and a scripted source, driven by the
+/// operations a seed picks, and checked against a ``ReferenceModel`` after every step.
+///
+/// Every wait is a rendezvous on something the model says must happen: a request reaching the
+/// source, an event or a diagnostic being published (the `staleResultDiscarded` diagnostic
+/// tells that a late or cancelled fetch came back and was dropped), a caller being answered, a
+/// task going to sleep on the clock. Then a barrier on the controller's executor makes sure
+/// the job that published them is over. Nothing yields, sleeps or polls, so a seed replays the
+/// same run on a busy machine.
+///
+/// While it waits, the run re-checks what has arrived so far at every change (see
+/// ``Progress``): an engine that publishes, requests or answers something the model does not
+/// expect fails at once with its seed. Only an engine that does strictly less than the model
+/// (say, never ends a load) leaves the run waiting; `ASYNCPAGING_TRACE_SEEDS=1` prints each
+/// seed as it starts and ends, which names the one that hangs.
+final class ModelRun {
+    let seed: UInt64
+    let configuration: FeedConfiguration
+    private let verbose: Bool
+    private var random: SplitMix64
+    private let clock = TestClock()
+    private let source: RowSource
+    private var feed: RowFeed?
+    private var model: ReferenceModel
+    private let progress = Progress()
+    private let events: SignallingRecorder<FeedEvent>
+    private let diagnostics: SignallingRecorder<FeedDiagnostic>
+    private let snapshots: SignallingRecorder<FeedSnapshot<FeedRow>>
+    private let statuses: SignallingRecorder<FeedStatus>
+    private var subscribers: [ModelSubscriber] = []
+    private let outcomes: CallOutcomes
+    private var callCount = 0
+    private var checkedSnapshots = 0
+    private(set) var trace: [String] = []
+
+    init(seed: UInt64, verbose: Bool = false) {
+        self.seed = seed
+        self.verbose = verbose
+        random = SplitMix64(seed: seed)
+        configuration = Self.randomConfiguration(using: &random)
+        let plan = ResponsePlan(seed: seed, firstRequestSleeps: configuration.loadsInitialPage)
+        source = plan.makeSource(progress: progress)
+        outcomes = CallOutcomes(progress: progress)
+        model = ReferenceModel(configuration: configuration, plan: plan)
+        let feed = RowFeed(source: source, clock: clock, configuration: configuration)
+        self.feed = feed
+        events = SignallingRecorder(feed.events, progress: progress)
+        diagnostics = SignallingRecorder(feed.diagnostics, progress: progress)
+        snapshots = SignallingRecorder(feed.snapshots, progress: progress)
+        statuses = SignallingRecorder(feed.statuses, progress: progress)
+        log("seed \(seed): \(Self.describe(configuration))")
+    }
+
+    static func randomConfiguration(using random: inout SplitMix64) -> FeedConfiguration {
+        let retry = random.chance(50)
+            ? RetryPolicy.none
+            : RetryPolicy(maximumAttempts: 2 + random.below(2), initialBackoff: .seconds(1), multiplier: 2)
+        do {
+            return try FeedConfiguration(
+                pageSize: 3,
+                loadsInitialPage: random.chance(70),
+                loadMoreDuringRefresh: random.chance(50) ? .cancelRefresh : .ignoreLoadMore,
+                refreshDuringRefresh: random.chance(50) ? .restart : .join,
+                loadMoreDuringLoadMore: random.chance(50) ? .join : .restart,
+                retry: retry,
+                timeout: random.chance(50) ? nil : .seconds(5),
+                duplicates: random.chance(75) ? .drop : .keep)
+        } catch {
+            fatalError("the generated configuration is valid: \(error)")
+        }
+    }
+
+    static func describe(_ configuration: FeedConfiguration) -> String {
+        let timeout = configuration.timeout.map { "\($0)" } ?? "none"
+        return "initial load \(configuration.loadsInitialPage), loadMoreDuringRefresh \(configuration.loadMoreDuringRefresh), "
+            + "refreshDuringRefresh \(configuration.refreshDuringRefresh), loadMoreDuringLoadMore \(configuration.loadMoreDuringLoadMore), "
+            + "attempts \(configuration.retry.maximumAttempts), timeout \(timeout), duplicates \(configuration.duplicates)"
+    }
+
+    // MARK: Running
+
+    /// Runs `steps` random operations, then closes or releases the controller and checks that
+    /// everything finished.
+    func run(steps: Int) async throws(ModelMismatch) {
+        try await settle()
+        try check(after: "creation")
+        for _ in 0..<steps {
+            try await step(ModelOperation.random(using: &random))
+        }
+        try await finish()
+    }
+
+    private func step(_ operation: ModelOperation) async throws(ModelMismatch) {
+        log("> \(operation)")
+        model.beginOperation()
+        let sleepersBefore = model.sleepers
+        switch operation {
+        case .call(let call):
+            let number = callCount
+            callCount += 1
+            model.call(call, id: number)
+            if let feed { await Rendezvous.call(call, on: feed, number: number, into: outcomes) }
+            try checkCancelledSleepersLeft(since: sleepersBefore)
+        case .advanceToNextDeadline:
+            let target = model.nextDeadline ?? model.now + .milliseconds(500)
+            model.advance(to: target)
+            clock.advance(to: TestClock.Instant(offset: target))
+        case .advancePartway:
+            let target = model.now + (model.nextDeadline.map { ($0 - model.now) / 2 } ?? .milliseconds(500))
+            model.advance(to: target)
+            clock.advance(to: TestClock.Instant(offset: target))
+        case .subscribe:
+            if let feed { subscribers.append(ModelSubscriber(feed, model: model)) }
+        case .unsubscribe(let index):
+            if !subscribers.isEmpty {
+                let subscriber = subscribers.remove(at: index % subscribers.count)
+                await subscriber.cancel()
+                try checkPrefix(subscriber)
+            }
+        case .close:
+            model.close()
+            await feed?.close()
+            try checkCancelledSleepersLeft(since: sleepersBefore)
+        }
+        try await settle(after: "\(operation)")
+    }
+
+    /// Waits, by rendezvous only, until the engine has done everything the model says the last
+    /// operation leads to without the clock moving, then checks it all.
+    private func settle(after step: String = "creation") async throws(ModelMismatch) {
+        try await waitUntil {
+            source.requests.count == model.requests.count && events.values.count == model.events.count
+                && diagnostics.values.count == model.diagnostics.count
+                && outcomes.results.count == model.outcomes.count
+        }
+        // The jobs that published what was awaited are over, their status included.
+        if let feed { await Rendezvous.barrier(feed) }
+        try check(after: step)
+        // Tasks cancelled by those jobs left the clock; what is still to come is tasks that go
+        // to sleep. No deadline the model does not know may be among them.
+        try checkNoUnexpectedSleepers()
+        await clock.waitForSleepers(model.sleepers.count)
+        try checkSleepers()
+    }
+
+    /// Suspends until `isDone`, checking at every change that nothing arrived that the model
+    /// does not expect.
+    private func waitUntil(_ isDone: () -> Bool) async throws(ModelMismatch) {
+        while true {
+            let generation = progress.generation
+            try checkNothingUnexpected()
+            if isDone() { return }
+            await progress.waitForChange(after: generation)
+        }
+    }
+
+    private func finish() async throws(ModelMismatch) {
+        if !model.isClosed, let feed {
+            // Every subscriber ends on the latest snapshot.
+            let version = model.version
+            try await waitUntil { snapshots.values.last?.version == version }
+            for subscriber in subscribers {
+                await subscriber.snapshots.waitFor { $0.version == version }
+            }
+            if model.callers.isEmpty && random.chance(30) {
+                // Releasing the last reference closes the controller too.
+                model.close()
+                self.feed = nil
+                log("release the controller")
+            } else {
+                model.close()
+                await feed.close()
+                log("close()")
+            }
+        }
+        // After close every stream finishes...
+        try await waitUntil {
+            events.isFinished && diagnostics.isFinished && snapshots.isFinished && statuses.isFinished
+                && source.requests.count == model.requests.count && outcomes.results.count == model.outcomes.count
+        }
+        let allEvents = events.values
+        let allSnapshots = snapshots.values
+        let allStatuses = statuses.values
+        try check(after: "the end", feedMayBeGone: true)
+        try expect(allEvents == model.events, "final events \(allEvents) != model \(model.events)")
+        try expect(allSnapshots.last?.version == model.version, "the last snapshot is not the latest")
+        try expect(allStatuses.last == .closed, "the status stream did not end with closed: \(allStatuses)")
+        for subscriber in subscribers {
+            let received = await subscriber.events.waitForFinish()
+            try expect(
+                received == subscriber.expectedEvents(model.events),
+                "a subscriber's events \(received) != \(subscriber.expectedEvents(model.events))")
+            let lastSnapshot = await subscriber.snapshots.waitForFinish().last
+            try expect(lastSnapshot?.version == model.version, "a subscriber did not end on the latest snapshot")
+            let lastStatus = await subscriber.statuses.waitForFinish().last
+            try expect(lastStatus == .closed, "a subscriber's statuses ended with \(String(describing: lastStatus))")
+            try checkPrefix(subscriber)
+        }
+        try expect(model.callers.isEmpty, "model callers left waiting")
+        // ...and no task is left running: what still sleeps is only the source's own sleeps of
+        // fetches that ignore cancellation. Let them run out; every fetch then returns.
+        try checkSleepers()
+        clock.run()
+        await source.waitForCompletions(model.requests.count)
+        try expect(clock.pendingDeadlines.isEmpty, "sleepers left after close: \(clock.pendingDeadlines)")
+        try expect(model.violations.isEmpty, "model invariants: \(model.violations)")
+    }
+
+    // MARK: Checking
+
+    private func check(after step: String, feedMayBeGone: Bool = false) throws(ModelMismatch) {
+        log("after \(step): list \(model.list) v\(model.version), status \(model.status), t+\(model.now)")
+        if let feed {
+            let snapshot = feed.currentSnapshot
+            try expect(snapshot.ids == model.list, "list \(snapshot.ids) != model \(model.list)")
+            try expect(snapshot.version == model.version, "version \(snapshot.version) != model \(model.version)")
+            try expect(feed.currentStatus == model.status, "status \(feed.currentStatus) != model \(model.status)")
+            let counts = feed.subscriberCounts
+            let expected = model.isClosed ? 0 : subscribers.count + 1
+            try expect(
+                counts.snapshots == expected && counts.statuses == expected && counts.events == expected,
+                "subscriber counts \(counts) != \(expected)")
+        } else {
+            try expect(feedMayBeGone, "the controller is gone")
+        }
+        let requests = source.requests.map {
+            ReferenceModel.Request(side: $0.side, cursor: $0.cursor, attempt: $0.attempt)
+        }
+        try expect(requests == model.requests, "requests \(requests) != model \(model.requests)")
+        try expect(events.values == model.events, "events \(events.values) != model \(model.events)")
+        let diagnosticsSeen = diagnostics.values.map(\.description).sorted()
+        let diagnosticsExpected = model.diagnostics.map(\.description).sorted()
+        try expect(diagnosticsSeen == diagnosticsExpected, "diagnostics \(diagnosticsSeen) != model \(diagnosticsExpected)")
+        let results = outcomes.results
+        try expect(results == model.outcomes, "outcomes \(results.sorted { $0.key < $1.key }) != model \(model.outcomes.sorted { $0.key < $1.key })")
+        try checkInvariants()
+    }
+
+    /// What has arrived so far agrees with the model: requests, events and snapshots are a
+    /// prefix of the model's, diagnostics a part of them, answers the model's answers.
+    private func checkNothingUnexpected() throws(ModelMismatch) {
+        let requests = source.requests.map {
+            ReferenceModel.Request(side: $0.side, cursor: $0.cursor, attempt: $0.attempt)
+        }
+        try expect(
+            requests.count <= model.requests.count && Array(model.requests.prefix(requests.count)) == requests,
+            "requests \(requests) are not a prefix of the model's \(model.requests)")
+        let seenEvents = events.values
+        try expect(
+            seenEvents.count <= model.events.count && Array(model.events.prefix(seenEvents.count)) == seenEvents,
+            "events \(seenEvents) are not a prefix of the model's \(model.events)")
+        var expectedDiagnostics = Dictionary(model.diagnostics.map { ($0.description, 1) }, uniquingKeysWith: +)
+        for diagnostic in diagnostics.values {
+            expectedDiagnostics[diagnostic.description, default: 0] -= 1
+            try expect(
+                expectedDiagnostics[diagnostic.description]! >= 0,
+                "unexpected diagnostic \(diagnostic); the model has \(model.diagnostics)")
+        }
+        for (call, result) in outcomes.results {
+            try expect(model.outcomes[call] == result, "call \(call) answered \(result), the model says \(String(describing: model.outcomes[call]))")
+        }
+        try checkSnapshots()
+    }
+
+    /// A call or close cancels tasks synchronously, on the controller's executor: once it has
+    /// been taken, the sleepers the model cancelled must have left the clock. Only sleepers
+    /// that survived the operation or that it created (they may not have registered yet, or
+    /// may not be cancelled yet by a result that arrives later) may be there.
+    private func checkCancelledSleepersLeft(since before: [ReferenceModel.Sleeper]) throws(ModelMismatch) {
+        let survivors = before.filter { old in model.sleepers.contains { $0.id == old.id } }.map(\.deadline)
+        var allowed = Dictionary((survivors + model.createdDeadlines).map { ($0, 1) }, uniquingKeysWith: +)
+        for deadline in clock.pendingDeadlines.map(\.offset) {
+            allowed[deadline, default: 0] -= 1
+            try expect(
+                allowed[deadline]! >= 0,
+                "a task sleeping until \(deadline) was not cancelled; the model has \(model.sleepers.map(\.deadline))")
+        }
+    }
+
+    private func checkNoUnexpectedSleepers() throws(ModelMismatch) {
+        var expected = Dictionary(model.sleepers.map { ($0.deadline, 1) }, uniquingKeysWith: +)
+        for deadline in clock.pendingDeadlines.map(\.offset) {
+            expected[deadline, default: 0] -= 1
+            try expect(expected[deadline]! >= 0, "a task sleeps until \(deadline); the model has \(model.sleepers.map(\.deadline))")
+        }
+    }
+
+    private func checkSleepers() throws(ModelMismatch) {
+        let deadlines = clock.pendingDeadlines.map(\.offset)
+        let expected = model.sleepers.map(\.deadline).sorted()
+        try expect(deadlines == expected, "clock sleepers \(deadlines) != model \(expected)")
+    }
+
+    private func checkInvariants() throws(ModelMismatch) {
+        // No two items share an id (where duplicates are dropped).
+        if configuration.duplicates == .drop {
+            try expect(Set(model.list).count == model.list.count, "duplicate ids in \(model.list)")
+        }
+        // Per side, began and ended alternate, starting with began.
+        try checkAlternation(events.values, who: "the event log")
+        try checkSnapshots()
+        try expect(model.violations.isEmpty, "model invariants: \(model.violations)")
+    }
+
+    /// No stale page was ever applied: every published snapshot is one of the model's lists.
+    private func checkSnapshots() throws(ModelMismatch) {
+        let seen = snapshots.values
+        var lastVersion: UInt64? = checkedSnapshots > 0 ? seen[checkedSnapshots - 1].version : nil
+        for snapshot in seen[checkedSnapshots...] {
+            try expect(snapshot.version < model.lists.count, "snapshot v\(snapshot.version) the model never made")
+            try expect(
+                snapshot.ids == model.lists[Int(snapshot.version)],
+                "snapshot v\(snapshot.version) \(snapshot.ids) != model \(model.lists[Int(snapshot.version)])")
+            if let lastVersion {
+                try expect(snapshot.version > lastVersion, "snapshot versions went from \(lastVersion) to \(snapshot.version)")
+            }
+            lastVersion = snapshot.version
+        }
+        checkedSnapshots = seen.count
+    }
+
+    private func checkAlternation(_ events: [FeedEvent], who: String) throws(ModelMismatch) {
+        for side in FeedSide.allCases {
+            var loading = false
+            for event in events where event.side == side {
+                let began = event == .began(side)
+                try expect(began != loading, "\(who): \(event) while \(side) was \(loading ? "loading" : "idle")")
+                loading = began
+            }
+        }
+    }
+
+    /// What a subscriber received before it left is a prefix of what it would have received.
+    private func checkPrefix(_ subscriber: ModelSubscriber) throws(ModelMismatch) {
+        let received = subscriber.events.values
+        let expected = subscriber.expectedEvents(model.events)
+        try expect(Array(expected.prefix(received.count)) == received, "a subscriber's events \(received) are not a prefix of \(expected)")
+        try checkAlternation(received, who: "a subscriber")
+        let versions = subscriber.snapshots.values.map(\.version)
+        // The first value is the snapshot it joined on, unless a newer one replaced it unread.
+        try expect(versions.first.map { $0 >= subscriber.joinedAtVersion } ?? true, "a subscriber's first snapshot is older than the one it joined on")
+        try expect(zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 }, "a subscriber's snapshot versions \(versions) do not grow")
+        for snapshot in subscriber.snapshots.values {
+            try expect(snapshot.ids == model.lists[Int(snapshot.version)], "a subscriber saw snapshot v\(snapshot.version) \(snapshot.ids)")
+        }
+    }
+
+    private func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws(ModelMismatch) {
+        if !condition {
+            throw ModelMismatch(description: message())
+        }
+    }
+
+    private func log(_ line: String) {
+        trace.append(line)
+        if verbose { TraceOutput.write(line) }
+    }
+}

@@ -1,0 +1,105 @@
+import AsyncPaging
+import AsyncPagingTesting
+
+/// What the scripted source answers to each request of one randomized run: a pure function of
+/// the run's seed, the request's position and its cursor, so the engine's source and the
+/// reference model agree on every answer without sharing any state.
+struct ResponsePlan: Sendable {
+    /// One planned answer.
+    struct Response: Sendable, Equatable, CustomStringConvertible {
+        enum Result: Sendable, Equatable {
+            case page(ids: [Int], next: Int?)
+            case failure(ScriptedFailure)
+            case hang
+        }
+
+        var result: Result
+        /// Zero answers without sleeping; a hang sleeps "forever" (a year) on the clock.
+        var latency: Duration
+        var ignoresCancellation: Bool
+
+        /// The deadline a fetch sleeps until when it starts at `now`; `nil` when it does not sleep.
+        func deadline(startingAt now: Duration) -> Duration? {
+            if result == .hang { return now + ResponsePlan.hangDuration }
+            return latency > .zero ? now + latency : nil
+        }
+
+        var scripted: RowSource.Response {
+            switch result {
+            case .page(let ids, let next):
+                .items(rows(ids), next: next, latency: latency, ignoresCancellation: ignoresCancellation)
+            case .failure(let error):
+                .failure(error, latency: latency, ignoresCancellation: ignoresCancellation)
+            case .hang:
+                .hang
+            }
+        }
+
+        var description: String {
+            let timing = latency == .zero ? "at once" : "after \(latency)"
+            let ignoring = ignoresCancellation ? ", ignoring cancellation" : ""
+            switch result {
+            case .page(let ids, let next): return "page \(ids) next \(next.map(String.init) ?? "nil") \(timing)\(ignoring)"
+            case .failure: return "failure \(timing)\(ignoring)"
+            case .hang: return "hang"
+            }
+        }
+    }
+
+    /// How long `ScriptedPageSource` sleeps for a hanging response.
+    static let hangDuration: Duration = .seconds(86_400 * 365)
+    /// Latencies of slow answers. None equals the timeout (5 s), so a fetch and its own
+    /// timeout never fall due at the same instant, which would race.
+    static let latencies: [Duration] = [.seconds(1), .seconds(2), .seconds(3), .seconds(4), .seconds(7)]
+
+    let seed: UInt64
+    /// Whether request 0 is the initial load: it must sleep, so that the test subscribes
+    /// before anything is published.
+    let firstRequestSleeps: Bool
+
+    func response(forRequest index: Int, cursor: Int?) -> Response {
+        var random = SplitMix64(seed: seed, stream: UInt64(index) &+ 1)
+        let kind = random.below(100)
+        var latency: Duration = random.chance(40) ? .zero : random.pick(Self.latencies)
+        if index == 0 && firstRequestSleeps && latency == .zero { latency = .seconds(1) }
+        let ignoresCancellation = latency > .zero && random.chance(35)
+        if kind < 4 {
+            return Response(result: .hang, latency: .zero, ignoresCancellation: false)
+        }
+        if kind < 22 {
+            return Response(
+                result: .failure(ScriptedFailure(request: index)), latency: latency,
+                ignoresCancellation: ignoresCancellation)
+        }
+        let position = cursor ?? 0
+        let next: Int?
+        switch random.below(100) {
+        case ..<50: next = position + 1
+        case ..<62: next = nil // end of data
+        case ..<74: next = position >= 1 ? 1 + random.below(position) : position + 1 // a cursor already followed
+        default: next = position + 1
+        }
+        var ids: [Int] = []
+        if kind >= 32 { // 10% empty pages
+            let count = 1 + random.below(3)
+            ids = (0..<count).map { position * 3 + $0 }
+            if random.chance(15) { ids[random.below(count)] = random.below(position * 3 + 3) } // a duplicate id
+        }
+        return Response(
+            result: .page(ids: ids, next: next), latency: latency, ignoresCancellation: ignoresCancellation)
+    }
+
+    /// A source that answers request *n* with `response(forRequest: n, ...)` and bumps
+    /// `progress` once it has recorded the request.
+    func makeSource(progress: Progress) -> RowSource {
+        let counter = Locked(0)
+        return RowSource { [self] request in
+            let index = counter.withLock { count -> Int in
+                defer { count += 1 }
+                return count
+            }
+            progress.signal()
+            return response(forRequest: index, cursor: request.cursor).scripted
+        }
+    }
+}
