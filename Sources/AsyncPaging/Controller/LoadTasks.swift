@@ -1,6 +1,6 @@
 /// The tasks of the load in flight: its fetch and its timer (a timeout or a retry backoff).
 ///
-/// Kept behind a `Mutex` in a `let` so that the controller's nonisolated initializer can hand
+/// Kept behind a lock (``Locked``) in a `let` so that the controller's nonisolated initializer can hand
 /// over the initial load's task and its `deinit` can cancel whatever is still running.
 final class LoadTasks: Sendable {
     private struct Running {

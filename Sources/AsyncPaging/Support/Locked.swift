@@ -13,6 +13,12 @@ import Musl
 /// contended lock over through priority-inheriting futexes inside the (uninstrumented) standard
 /// library, so ThreadSanitizer sees no ordering between two holders and reports every contended
 /// access to the protected value as a data race, drowning real races in false ones.
+///
+/// `@unchecked Sendable` is safe: `state` is private and read or written only inside
+/// `withLock`, between `pthread_mutex_lock` and `pthread_mutex_unlock` on the one mutex this
+/// instance owns, so every access is mutually exclusive and ordered; the mutex itself is
+/// allocated once, never moved (a pthread mutex must not be), and destroyed only in `deinit`,
+/// when no other reference exists.
 package final class Locked<State: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
