@@ -43,13 +43,15 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// What the last applied page did, for the outcome of its callers.
     private var lastApplied: (id: LoadID, applied: Int, dropped: Int)?
     private var waiters: [Waiter] = []
+    /// The action list the machine writes into, reused so that a page allocates no array.
+    private var actionBuffer: [Machine.Action] = []
     private var random = SystemRandomNumberGenerator()
 
     private struct Waiter {
         let id: LoadID
         let side: FeedSide
         let joined: Bool
-        let continuation: CheckedContinuation<LoadResult, Never>
+        let continuation: UnsafeContinuation<LoadResult, Never>
     }
 
     private struct Mailbox {
@@ -107,7 +109,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         var machine = Machine(configuration: configuration)
         var initialActions: [Machine.Action] = []
         if configuration.loadsInitialPage {
-            (_, initialActions) = machine.refreshRequested()
+            _ = machine.refreshRequested(into: &initialActions)
         }
         self.machine = machine
         self.broadcaster = FeedBroadcaster(
@@ -173,8 +175,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     ///   task does not cancel the load; other callers may be waiting on it.
     @discardableResult
     public func refresh() async -> LoadResult {
-        let (decision, actions) = machine.refreshRequested()
-        perform(actions)
+        let decision = run { $0.refreshRequested(into: &$1) }
         return await answer(decision, side: .refresh)
     }
 
@@ -185,8 +186,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// flight is cancelled, or wins (``LoadMoreDuringRefreshPolicy``).
     @discardableResult
     public func loadMore() async -> LoadResult {
-        let (decision, actions) = machine.loadMoreRequested()
-        perform(actions)
+        let decision = run { $0.loadMoreRequested(into: &$1) }
         return await answer(decision, side: .loadMore)
     }
 
@@ -196,8 +196,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @discardableResult
     public func retry() async -> LoadResult {
         let side = machine.active?.side ?? machine.lastFailure?.side
-        let (decision, actions) = machine.retryRequested()
-        perform(actions)
+        let decision = run { $0.retryRequested(into: &$1) }
         return await answer(decision, side: side)
     }
 
@@ -205,7 +204,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// stream, and makes every later call answer ``IgnoreReason/closed``. Releasing the last
     /// reference to a controller does the same.
     public func close() {
-        perform(machine.closeRequested())
+        run { $0.closeRequested(into: &$1) }
     }
 
     /// Sends a request without waiting for its outcome, from any context: for UI code that
@@ -230,10 +229,10 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             return mailbox.requests.removeFirst()
         }) {
             switch request {
-            case .refresh: perform(machine.refreshRequested().1)
-            case .loadMore: perform(machine.loadMoreRequested().1)
-            case .retry: perform(machine.retryRequested().1)
-            case .close: perform(machine.closeRequested())
+            case .refresh: run { _ = $0.refreshRequested(into: &$1) }
+            case .loadMore: run { _ = $0.loadMoreRequested(into: &$1) }
+            case .retry: run { _ = $0.retryRequested(into: &$1) }
+            case .close: run { $0.closeRequested(into: &$1) }
             }
         }
     }
@@ -246,17 +245,30 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             return LoadResult(side: side, outcome: outcome)
         case .started(let id), .joined(let id):
             let joined = if case .joined = decision { true } else { false }
-            return await withCheckedContinuation { continuation in
+            // Unsafe continuation: every waiter is removed from `waiters` when it is resumed, so it
+            // is resumed exactly once (see `perform`); the load always ends (close ends it too).
+            return await withUnsafeContinuation { continuation in
                 waiters.append(Waiter(id: id, side: side ?? .refresh, joined: joined, continuation: continuation))
             }
         }
+    }
+
+    /// Lets `step` feed the machine an input, then carries out the actions it wrote.
+    @discardableResult
+    private func run<Result>(_ step: (inout Machine, inout [Machine.Action]) -> Result) -> Result {
+        var actions = actionBuffer
+        actionBuffer = [] // `actions` is now the buffer's only owner: appending does not copy it
+        let result = step(&machine, &actions)
+        perform(actions)
+        actions.removeAll(keepingCapacity: true)
+        actionBuffer = actions
+        return result
     }
 
     /// Carries out `actions` in order, publishes the new status, and only then answers the
     /// callers whose loads ended, so that a caller sees outputs that already tell its outcome.
     private func perform(_ actions: [Machine.Action]) {
         guard !actions.isEmpty else { return }
-        var answers: [(CheckedContinuation<LoadResult, Never>, LoadResult)] = []
         for action in actions {
             switch action {
             case .startFetch(let id, let side, let cursor, let attempt):
@@ -275,35 +287,31 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
                 apply(id, replacing: replacing)
             case .emit(let event):
                 broadcaster.publish(event)
-            case .resolveCallers(let id, let outcome):
-                answers += takeCallers(of: id, outcome)
+            case .resolveCallers:
+                break // after the status, below
             case .finishOutputs:
                 tasks.cancelAll()
                 broadcaster.finish(finalStatus: .closed)
             }
         }
         broadcaster.publish(machine.status)
-        for (continuation, result) in answers { continuation.resume(returning: result) }
+        for case let .resolveCallers(id, outcome) in actions { answerCallers(of: id, outcome) }
     }
 
-    /// Removes the callers waiting on `id` and pairs each with its result.
-    private func takeCallers(
-        of id: LoadID, _ outcome: LoadOutcome
-    ) -> [(CheckedContinuation<LoadResult, Never>, LoadResult)] {
+    /// Answers and removes the callers waiting on `id`.
+    private func answerCallers(of id: LoadID, _ outcome: LoadOutcome) {
         var outcome = outcome
         if case .completed(var summary) = outcome, let lastApplied, lastApplied.id == id {
             summary.itemsApplied = lastApplied.applied
             summary.droppedDuplicates = lastApplied.dropped
             outcome = .completed(summary)
         }
-        var answers: [(CheckedContinuation<LoadResult, Never>, LoadResult)] = []
         waiters.removeAll { waiter in
             guard waiter.id == id else { return false }
-            answers.append((waiter.continuation, LoadResult(
-                side: waiter.side, outcome: outcome, joinedInFlightLoad: waiter.joined)))
+            waiter.continuation.resume(returning: LoadResult(
+                side: waiter.side, outcome: outcome, joinedInFlightLoad: waiter.joined))
             return true
         }
-        return answers
     }
 
     private func apply(_ id: LoadID, replacing: Bool) {
@@ -348,29 +356,29 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     private func fetchFinished(
         _ id: LoadID, side: FeedSide, attempt: Int, _ result: Result<Page<Item, Cursor>, any Error>
     ) {
-        let actions: [Machine.Action]
+        let accepted: Bool
         switch result {
         case .success(let page):
             arrivedPage = page
-            actions = machine.fetchSucceeded(id, attempt: attempt, itemCount: page.items.count, next: page.next)
+            accepted = run { $0.fetchSucceeded(id, attempt: attempt, itemCount: page.items.count, next: page.next, into: &$1) }
+            arrivedPage = nil
         case .failure(let error):
-            actions = machine.fetchFailed(id, attempt: attempt, error: error)
+            accepted = run { $0.fetchFailed(id, attempt: attempt, error: error, into: &$1) }
         }
-        if actions.isEmpty {
-            broadcaster.publish(.staleResultDiscarded(side: side, attempt: attempt, succeeded: arrivedPage != nil))
+        if !accepted {
+            broadcaster.publish(.staleResultDiscarded(side: side, attempt: attempt, succeeded: result.isSuccess))
         }
-        perform(actions)
-        arrivedPage = nil
     }
 
     private func timerFired(_ id: LoadID, attempt: Int, isTimeout: Bool) {
-        guard isTimeout else { return perform(machine.backoffElapsed(id, attempt: attempt)) }
+        guard isTimeout else {
+            run { $0.backoffElapsed(id, attempt: attempt, into: &$1) }
+            return
+        }
         let side = machine.active?.side
-        let actions = machine.timeoutElapsed(id, attempt: attempt)
-        if let side, !actions.isEmpty {
+        if run({ $0.timeoutElapsed(id, attempt: attempt, into: &$1) }), let side {
             broadcaster.publish(.timedOut(side: side, attempt: attempt))
         }
-        perform(actions)
     }
 
     // MARK: Tasks (nonisolated: they touch only `let` properties, so the initializer can start one)
@@ -426,5 +434,11 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
         fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
     ) {
         self.init(source: ClosurePageSource(fetch), clock: clock, configuration: configuration, id: { $0.id })
+    }
+}
+
+extension Result {
+    fileprivate var isSuccess: Bool {
+        if case .success = self { true } else { false }
     }
 }

@@ -85,91 +85,89 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
 
     // MARK: Requests
 
-    mutating func refreshRequested() -> (Decision, [Action]) {
-        if isClosed { return (.answered(.ignored(.closed)), []) }
-        var actions: [Action] = []
+    mutating func refreshRequested(into actions: inout [Action]) -> Decision {
+        if isClosed { return .answered(.ignored(.closed)) }
         if let current = active {
             switch (current.side, configuration.refreshDuringRefresh) {
             case (.refresh, .join):
-                return (.joined(current.id), [])
+                return .joined(current.id)
             case (.refresh, .restart):
                 actions.append(.cancelLoad(current.id))
                 actions.append(.resolveCallers(current.id, .cancelled(.supersededByNewerRequest)))
                 active = nil
                 let id = start(.refresh, cursor: nil, attempt: 1, announce: false, into: &actions)
-                return (.started(id), actions)
+                return .started(id)
             case (.loadMore, _):
                 end(current, .cancelled(.preemptedByRefresh), into: &actions)
             }
         }
         lastFailure = nil
         let id = start(.refresh, cursor: nil, attempt: 1, announce: true, into: &actions)
-        return (.started(id), actions)
+        return .started(id)
     }
 
-    mutating func loadMoreRequested() -> (Decision, [Action]) {
-        if isClosed { return (.answered(.ignored(.closed)), []) }
-        if reachedEnd { return (.answered(.endOfData), []) }
-        var actions: [Action] = []
+    mutating func loadMoreRequested(into actions: inout [Action]) -> Decision {
+        if isClosed { return .answered(.ignored(.closed)) }
+        if reachedEnd { return .answered(.endOfData) }
         if let current = active {
             switch current.side {
             case .loadMore:
-                if configuration.loadMoreDuringLoadMore == .join { return (.joined(current.id), []) }
+                if configuration.loadMoreDuringLoadMore == .join { return .joined(current.id) }
                 actions.append(.cancelLoad(current.id))
                 actions.append(.resolveCallers(current.id, .cancelled(.supersededByNewerRequest)))
                 active = nil
                 let id = start(.loadMore, cursor: nextCursor, attempt: 1, announce: false, into: &actions)
-                return (.started(id), actions)
+                return .started(id)
             case .refresh:
-                if !hasLoadedFirstPage { return (.answered(.ignored(.firstPageLoading)), []) }
+                if !hasLoadedFirstPage { return .answered(.ignored(.firstPageLoading)) }
                 if configuration.loadMoreDuringRefresh == .ignoreLoadMore {
-                    return (.answered(.ignored(.refreshInFlight)), [])
+                    return .answered(.ignored(.refreshInFlight))
                 }
                 end(current, .cancelled(.preemptedByLoadMore), into: &actions)
             }
         }
         lastFailure = nil
         let id = start(.loadMore, cursor: nextCursor, attempt: 1, announce: true, into: &actions)
-        return (.started(id), actions)
+        return .started(id)
     }
 
-    mutating func retryRequested() -> (Decision, [Action]) {
-        if isClosed { return (.answered(.ignored(.closed)), []) }
+    mutating func retryRequested(into actions: inout [Action]) -> Decision {
+        if isClosed { return .answered(.ignored(.closed)) }
         if var current = active {
-            guard current.phase == .waitingToRetry else { return (.joined(current.id), []) }
+            guard current.phase == .waitingToRetry else { return .joined(current.id) }
             current.attempt += 1
             current.phase = .fetching
             active = current
-            return (.joined(current.id), [
-                .cancelLoad(current.id),
-                .startFetch(current.id, side: current.side, cursor: current.cursor, attempt: current.attempt),
-            ])
+            actions.append(.cancelLoad(current.id))
+            actions.append(.startFetch(current.id, side: current.side, cursor: current.cursor, attempt: current.attempt))
+            return .joined(current.id)
         }
-        guard let failure = lastFailure else { return (.answered(.ignored(.nothingToRetry)), []) }
+        guard let failure = lastFailure else { return .answered(.ignored(.nothingToRetry)) }
         lastFailure = nil
-        var actions: [Action] = []
         let cursor = failure.side == .refresh ? nil : nextCursor
         let id = start(failure.side, cursor: cursor, attempt: failure.attempt + 1, announce: true, into: &actions)
-        return (.started(id), actions)
+        return .started(id)
     }
 
-    mutating func closeRequested() -> [Action] {
-        if isClosed { return [] }
-        var actions: [Action] = []
+    mutating func closeRequested(into actions: inout [Action]) {
+        if isClosed { return }
         if let current = active { end(current, .cancelled(.closed), into: &actions) }
         isClosed = true
         actions.append(.finishOutputs)
-        return actions
     }
 
     // MARK: Results
 
     /// Try `attempt` of load `id` returned a page of `itemCount` items pointing at `next`.
-    /// Returns no action when the result is stale.
-    mutating func fetchSucceeded(_ id: LoadID, attempt: Int, itemCount: Int, next: Cursor?) -> [Action] {
+    /// Returns `false` (and adds no action) when the result is stale.
+    @discardableResult
+    mutating func fetchSucceeded(
+        _ id: LoadID, attempt: Int, itemCount: Int, next: Cursor?, into actions: inout [Action]
+    ) -> Bool {
         guard let current = active, current.id == id, current.attempt == attempt, current.phase == .fetching
-        else { return [] }
-        var actions: [Action] = [.cancelLoad(id), .applyPage(id, replacing: current.side == .refresh)]
+        else { return false }
+        actions.append(.cancelLoad(id))
+        actions.append(.applyPage(id, replacing: current.side == .refresh))
         if current.side == .refresh {
             followedCursors = []
             hasLoadedFirstPage = true
@@ -180,48 +178,52 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
             reachedEnd = false
             nextCursor = current.cursor
             fail(current, FeedError.repeatedCursor("\(next)"), into: &actions)
-            return actions
+            return true
         }
         nextCursor = next
         reachedEnd = next == nil
         if itemCount == 0 && next != nil {
             fail(current, FeedError.emptyPageClaimsMore, into: &actions)
-            return actions
+            return true
         }
         lastFailure = nil
         end(current, reachedEnd ? .endOfData : .completed, into: &actions)
-        return actions
+        return true
     }
 
     /// Try `attempt` of load `id` threw `error`. Returns no action when the result is stale.
-    mutating func fetchFailed(_ id: LoadID, attempt: Int, error: any Error) -> [Action] {
+    @discardableResult
+    mutating func fetchFailed(_ id: LoadID, attempt: Int, error: any Error, into actions: inout [Action]) -> Bool {
         guard var current = active, current.id == id, current.attempt == attempt, current.phase == .fetching
-        else { return [] }
-        var actions: [Action] = [.cancelLoad(id)]
+        else { return false }
+        actions.append(.cancelLoad(id))
         if current.retryNumber < configuration.retry.maximumAttempts {
             current.phase = .waitingToRetry
             active = current
             actions.append(.scheduleRetry(id, retryNumber: current.retryNumber))
-            return actions
+            return true
         }
         fail(current, error, into: &actions)
-        return actions
+        return true
     }
 
     /// The timeout of try `attempt` of load `id` elapsed on the clock.
-    mutating func timeoutElapsed(_ id: LoadID, attempt: Int) -> [Action] {
-        guard let timeout = configuration.timeout else { return [] }
-        return fetchFailed(id, attempt: attempt, error: FeedError.timedOut(after: timeout))
+    @discardableResult
+    mutating func timeoutElapsed(_ id: LoadID, attempt: Int, into actions: inout [Action]) -> Bool {
+        guard let timeout = configuration.timeout else { return false }
+        return fetchFailed(id, attempt: attempt, error: FeedError.timedOut(after: timeout), into: &actions)
     }
 
     /// The backoff after failed try `attempt` of load `id` elapsed on the clock.
-    mutating func backoffElapsed(_ id: LoadID, attempt: Int) -> [Action] {
+    @discardableResult
+    mutating func backoffElapsed(_ id: LoadID, attempt: Int, into actions: inout [Action]) -> Bool {
         guard var current = active, current.id == id, current.attempt == attempt, current.phase == .waitingToRetry
-        else { return [] }
+        else { return false }
         current.attempt += 1
         current.phase = .fetching
         active = current
-        return [.startFetch(id, side: current.side, cursor: current.cursor, attempt: current.attempt)]
+        actions.append(.startFetch(id, side: current.side, cursor: current.cursor, attempt: current.attempt))
+        return true
     }
 
     // MARK: Helpers
