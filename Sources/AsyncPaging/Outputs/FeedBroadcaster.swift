@@ -5,7 +5,7 @@
 /// status streams keep only the newest value (a slow reader skips to the latest); event
 /// streams keep every event.
 final class FeedBroadcaster<Item: Sendable>: Sendable {
-    private struct State: ~Copyable {
+    private struct State {
         var snapshot: FeedSnapshot<Item>
         var status: FeedStatus
         var loadingSides: [FeedSide] = []
@@ -26,69 +26,48 @@ final class FeedBroadcaster<Item: Sendable>: Sendable {
     // MARK: Subscribing
 
     func subscribeToSnapshots() -> AsyncStream<FeedSnapshot<Item>> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: FeedSnapshot<Item>.self, bufferingPolicy: .bufferingNewest(1))
-        let finished = state.withLock { state -> Bool in
-            continuation.yield(state.snapshot)
-            guard !state.isFinished else { return true }
-            let id = state.nextSubscriberID
-            state.nextSubscriberID += 1
-            state.snapshotSubscribers[id] = continuation
-            continuation.onTermination = { [weak self] _ in
-                self?.state.withLock { _ = $0.snapshotSubscribers.removeValue(forKey: id) }
-            }
-            return false
+        subscribe(\.snapshotSubscribers, bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true) {
+            [$0.snapshot]
         }
-        if finished { continuation.finish() }
-        return stream
     }
 
     func subscribeToStatuses() -> AsyncStream<FeedStatus> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: FeedStatus.self, bufferingPolicy: .bufferingNewest(1))
-        let finished = state.withLock { state -> Bool in
-            continuation.yield(state.status)
-            guard !state.isFinished else { return true }
-            let id = state.nextSubscriberID
-            state.nextSubscriberID += 1
-            state.statusSubscribers[id] = continuation
-            continuation.onTermination = { [weak self] _ in
-                self?.state.withLock { _ = $0.statusSubscribers.removeValue(forKey: id) }
-            }
-            return false
+        subscribe(\.statusSubscribers, bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true) {
+            [$0.status]
         }
-        if finished { continuation.finish() }
-        return stream
     }
 
+    /// A late subscriber first gets `began` for each side in flight, so that for it too every
+    /// `ended` follows a `began`.
     func subscribeToEvents() -> AsyncStream<FeedEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: FeedEvent.self, bufferingPolicy: .unbounded)
-        let finished = state.withLock { state -> Bool in
-            guard !state.isFinished else { return true }
-            for side in state.loadingSides { continuation.yield(.began(side)) }
-            let id = state.nextSubscriberID
-            state.nextSubscriberID += 1
-            state.eventSubscribers[id] = continuation
-            continuation.onTermination = { [weak self] _ in
-                self?.state.withLock { _ = $0.eventSubscribers.removeValue(forKey: id) }
-            }
-            return false
+        subscribe(\.eventSubscribers, bufferingPolicy: .unbounded, replaysAfterFinish: false) {
+            $0.loadingSides.map(FeedEvent.began)
         }
-        if finished { continuation.finish() }
-        return stream
     }
 
     func subscribeToDiagnostics() -> AsyncStream<FeedDiagnostic> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: FeedDiagnostic.self, bufferingPolicy: .unbounded)
+        subscribe(\.diagnosticSubscribers, bufferingPolicy: .unbounded, replaysAfterFinish: false) { _ in [] }
+    }
+
+    /// Makes a stream, yields what `initialValues` gives under the lock (so no publish can come
+    /// between) and registers it in `subscribers`. After ``finish(finalStatus:)`` the stream
+    /// gets the initial values only if `replaysAfterFinish`, and finishes at once.
+    private func subscribe<Element: Sendable>(
+        _ subscribers: WritableKeyPath<State, [UInt64: AsyncStream<Element>.Continuation]> & Sendable,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+        replaysAfterFinish: Bool,
+        initialValues: (State) -> [Element]
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
         let finished = state.withLock { state -> Bool in
+            if state.isFinished && !replaysAfterFinish { return true }
+            for value in initialValues(state) { continuation.yield(value) }
             guard !state.isFinished else { return true }
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
-            state.diagnosticSubscribers[id] = continuation
+            state[keyPath: subscribers][id] = continuation
             continuation.onTermination = { [weak self] _ in
-                self?.state.withLock { _ = $0.diagnosticSubscribers.removeValue(forKey: id) }
+                self?.state.withLock { _ = $0[keyPath: subscribers].removeValue(forKey: id) }
             }
             return false
         }
