@@ -6,9 +6,12 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
     /// its last refresh: following it would loop. The page's items were applied; the cursor
     /// was not followed.
     case repeatedCursor(String)
-    /// The source answered with an empty page that still claims more data. The cursor was
-    /// followed (a later `loadMore()` or `retry()` asks for the next page), but the load stops
-    /// here, so a UI that loads more whenever it reaches the bottom cannot spin.
+    /// The source answered with an empty page that still claims more data. The page is taken
+    /// as it is (for a load-more nothing is appended; for a refresh the list becomes empty) and
+    /// its cursor is followed, so the next `loadMore()` asks for the page after it; but the load
+    /// ends as failed, so a UI that loads more whenever it reaches the bottom cannot spin.
+    /// `retry()` runs the failed side again: a load-more from the followed cursor, a refresh
+    /// from the top.
     case emptyPageClaimsMore
 
     public var description: String {
