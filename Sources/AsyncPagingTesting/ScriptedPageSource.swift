@@ -50,6 +50,10 @@ public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendabl
         }
 
         /// Never answers; throws `CancellationError` when cancelled. A hanging server.
+        ///
+        /// It sleeps on the request's clock (so a ``TestClock`` counts it as a sleeper). Use it
+        /// with a ``TestClock`` or a real clock: on an ``ImmediateClock``, whose sleeps return
+        /// at once, it keeps a core busy re-sleeping until it is cancelled.
         public static var hang: Response {
             Response(result: .hang, latency: .zero, ignoresCancellation: false)
         }
