@@ -8,12 +8,12 @@ struct BadInputTests {
     let clock = TestClock()
     let source = RowSource()
 
-    func makeFeed(_ configuration: FeedConfiguration = reliabilityConfiguration(loadsInitialPage: false)) -> RowFeed {
+    func makeFeed(_ configuration: FeedConfiguration = configuration(pageSize: 3, loadsInitialPage: false)) -> RowFeed {
         RowFeed(source: source, clock: clock, configuration: configuration)
     }
 
     /// A feed showing rows 0..<3 with next cursor 1.
-    func loadedFeed(_ configuration: FeedConfiguration = reliabilityConfiguration(loadsInitialPage: false)) async -> RowFeed {
+    func loadedFeed(_ configuration: FeedConfiguration = configuration(pageSize: 3, loadsInitialPage: false)) async -> RowFeed {
         let feed = makeFeed(configuration)
         source.enqueue(.items(rows(0..<3), next: 1))
         #expect(await feed.refresh() == LoadResult(
@@ -41,7 +41,7 @@ struct BadInputTests {
 
     @Test("a hanging source with a timeout: the call fails with timedOut on the clock and the fetch is cancelled")
     func hangingSourceWithTimeout() async {
-        let feed = makeFeed(reliabilityConfiguration(loadsInitialPage: false, timeout: .seconds(5)))
+        let feed = makeFeed(configuration(pageSize: 3, loadsInitialPage: false, timeout: .seconds(5)))
         source.enqueue(.hang)
         async let result = feed.refresh()
         await clock.waitForSleepers(2) // the hang and the timeout
@@ -97,7 +97,7 @@ struct BadInputTests {
 
     @Test("a source that ignores cancellation past the timeout: the call fails with timedOut and the late page is discarded")
     func cancellationIgnoringSourcePastTimeout() async {
-        let feed = makeFeed(reliabilityConfiguration(loadsInitialPage: false, timeout: .seconds(5)))
+        let feed = makeFeed(configuration(pageSize: 3, loadsInitialPage: false, timeout: .seconds(5)))
         let diagnostics = StreamRecorder(feed.diagnostics)
         source.enqueue(.items(rows(0..<3), next: 1, latency: .seconds(7), ignoresCancellation: true))
         async let result = feed.refresh()
@@ -129,7 +129,7 @@ struct BadInputTests {
 
     @Test("duplicate ids (keep policy): every item is kept and none is counted")
     func duplicateIdsKept() async {
-        let feed = await loadedFeed(reliabilityConfiguration(loadsInitialPage: false, duplicates: .keep))
+        let feed = await loadedFeed(configuration(pageSize: 3, loadsInitialPage: false, duplicates: .keep))
         source.enqueue(.items(rows([2, 3, 3]), next: 2))
         #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 3))))
         #expect(feed.currentSnapshot.ids == [0, 1, 2, 2, 3, 3])

@@ -11,7 +11,7 @@ struct LifetimeTests {
     func releasedWithLoadsInFlight() async {
         let source = RowSource()
         source.enqueue(.items(rows(0..<3), next: 1, latency: .seconds(2), ignoresCancellation: true), .hang)
-        var feed: RowFeed? = RowFeed(source: source, clock: clock, configuration: reliabilityConfiguration(timeout: .seconds(10)))
+        var feed: RowFeed? = RowFeed(source: source, clock: clock, configuration: configuration(pageSize: 3, timeout: .seconds(10)))
         weak let weakFeed = feed
         let events = StreamRecorder(feed!.events)
         let snapshots = StreamRecorder(feed!.snapshots)
@@ -43,7 +43,7 @@ struct LifetimeTests {
         let source = RowSource()
         source.enqueue(.failure(ScriptedFailure(request: 0), latency: .seconds(1)))
         let retry = RetryPolicy(maximumAttempts: 3, initialBackoff: .seconds(4))
-        var feed: RowFeed? = RowFeed(source: source, clock: clock, configuration: reliabilityConfiguration(retry: retry))
+        var feed: RowFeed? = RowFeed(source: source, clock: clock, configuration: configuration(pageSize: 3, retry: retry))
         weak let weakFeed = feed
         let events = StreamRecorder(feed!.events)
         let diagnostics = StreamRecorder(feed!.diagnostics)
@@ -63,7 +63,7 @@ struct LifetimeTests {
     func stoppedSubscribersAreRemoved() async {
         let source = RowSource()
         source.enqueue(.hang)
-        let feed = RowFeed(source: source, clock: clock, configuration: reliabilityConfiguration())
+        let feed = RowFeed(source: source, clock: clock, configuration: configuration(pageSize: 3))
 
         // A loop that breaks out.
         let breaking = Task {
@@ -91,7 +91,7 @@ struct LifetimeTests {
 
     @Test("a stream released without being iterated is removed at once")
     func releasedStreamsAreRemoved() async {
-        let feed = RowFeed(source: RowSource(), clock: clock, configuration: reliabilityConfiguration(loadsInitialPage: false))
+        let feed = RowFeed(source: RowSource(), clock: clock, configuration: configuration(pageSize: 3, loadsInitialPage: false))
         do {
             let snapshots = feed.snapshots
             let statuses = feed.statuses
@@ -108,7 +108,7 @@ struct LifetimeTests {
         let live = LiveRows()
         let source = ScriptedPageSource<TrackedRow, Int>()
         let feed = FeedController<TrackedRow, Int>(
-            source: source, clock: clock, configuration: reliabilityConfiguration(loadsInitialPage: false))
+            source: source, clock: clock, configuration: configuration(pageSize: 3, loadsInitialPage: false))
         let snapshots = feed.snapshots
         let statuses = feed.statuses
         let events = feed.events
