@@ -22,6 +22,7 @@
 public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     private typealias Machine = FeedStateMachine<Cursor>
     private typealias LoadID = Machine.LoadID
+    private typealias FetchAnswer = Result<Page<Item, Cursor>, any Error>
 
     /// The configuration the controller runs with.
     public nonisolated let configuration: FeedConfiguration
@@ -31,7 +32,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     private let source: any PageSource<Item, Cursor>
     private let identify: (@Sendable (Item) -> AnyHashable)?
     private let broadcaster: FeedBroadcaster<Item>
-    private let tasks = LoadTasks()
+    private let tasks = LoadTasks<FetchAnswer>()
     private let mailbox = Locked<Mailbox>(Mailbox())
 
     private var machine: Machine
@@ -43,13 +44,20 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// What the last applied page did, for the outcome of its callers.
     private var lastApplied: (id: LoadID, applied: Int, dropped: Int)?
     private var waiters: [Waiter] = []
+    /// A fetch that answered while it was being launched, to be handed over once the actions
+    /// that launched it are carried out (see ``LoadTasks``).
+    private var answeredInPlace: (id: LoadID, side: FeedSide, attempt: Int, answer: FetchAnswer)?
+    /// The loads that ended during the current call onto the actor, with their outcomes, so
+    /// that a call whose load ended before it could wait gets its outcome at once. Emptied as
+    /// each call starts (``startCall()``), so it holds at most the few loads of one call.
+    private var endedThisCall: [(id: LoadID, outcome: LoadOutcome)] = []
     /// The action list the machine writes into, reused so that a page allocates no array.
     private var actionBuffer: [Machine.Action] = []
     private var random = SystemRandomNumberGenerator()
 
     private struct Waiter {
         let id: LoadID
-        let side: FeedSide
+        let side: FeedSide?
         let joined: Bool
         let continuation: UnsafeContinuation<LoadResult, Never>
     }
@@ -117,7 +125,8 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         // The initial load's `began` is replayed to every subscriber by the broadcaster; what
         // is left to do is to start its fetch.
         for case let .startFetch(id, side, cursor, attempt) in initialActions {
-            launchFetch(id, side: side, cursor: cursor, attempt: attempt)
+            // Not isolated yet, so no hand-over in place: the fetch task delivers its answer.
+            _ = launchFetch(id, side: side, cursor: cursor, attempt: attempt, handsOverInPlace: false)
         }
     }
 
@@ -175,6 +184,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     ///   task does not cancel the load; other callers may be waiting on it.
     @discardableResult
     public func refresh() async -> LoadResult {
+        startCall()
         let decision = run { $0.refreshRequested(into: &$1) }
         return await answer(decision, side: .refresh)
     }
@@ -186,6 +196,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// flight is cancelled, or wins (``LoadMoreDuringRefreshPolicy``).
     @discardableResult
     public func loadMore() async -> LoadResult {
+        startCall()
         let decision = run { $0.loadMoreRequested(into: &$1) }
         return await answer(decision, side: .loadMore)
     }
@@ -195,6 +206,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// while a load is in flight, the call joins it.
     @discardableResult
     public func retry() async -> LoadResult {
+        startCall()
         let side = machine.active?.side ?? machine.lastFailure?.side
         let decision = run { $0.retryRequested(into: &$1) }
         return await answer(decision, side: side)
@@ -204,6 +216,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// stream, and makes every later call answer ``IgnoreReason/closed``. Releasing the last
     /// reference to a controller does the same.
     public func close() {
+        startCall()
         run { $0.closeRequested(into: &$1) }
     }
 
@@ -228,6 +241,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             }
             return mailbox.requests.removeFirst()
         }) {
+            startCall()
             switch request {
             case .refresh: run { _ = $0.refreshRequested(into: &$1) }
             case .loadMore: run { _ = $0.loadMoreRequested(into: &$1) }
@@ -239,16 +253,25 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     // MARK: Carrying out the machine's actions
 
+    /// Starts a call onto the actor: forgets the loads that ended during earlier calls.
+    private func startCall() {
+        endedThisCall.removeAll(keepingCapacity: true)
+    }
+
     private func answer(_ decision: Machine.Decision, side: FeedSide?) async -> LoadResult {
         switch decision {
         case .answered(let outcome):
             return LoadResult(side: side, outcome: outcome)
         case .started(let id), .joined(let id):
             let joined = if case .joined = decision { true } else { false }
+            if let ended = endedThisCall.last(where: { $0.id == id }) {
+                // The source answered while its fetch was launched: the load is already over.
+                return LoadResult(side: side, outcome: ended.outcome, joinedInFlightLoad: joined)
+            }
             // Unsafe continuation: every waiter is removed from `waiters` when it is resumed, so it
             // is resumed exactly once (see `perform`); the load always ends (close ends it too).
             return await withUnsafeContinuation { continuation in
-                waiters.append(Waiter(id: id, side: side ?? .refresh, joined: joined, continuation: continuation))
+                waiters.append(Waiter(id: id, side: side, joined: joined, continuation: continuation))
             }
         }
     }
@@ -262,6 +285,11 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         perform(actions)
         actions.removeAll(keepingCapacity: true)
         actionBuffer = actions
+        if let arrived = answeredInPlace {
+            // Handed over after the actions that launched the fetch, as its task would have.
+            answeredInPlace = nil
+            fetchFinished(arrived.id, side: arrived.side, attempt: arrived.attempt, arrived.answer)
+        }
         return result
     }
 
@@ -272,7 +300,9 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         for action in actions {
             switch action {
             case .startFetch(let id, let side, let cursor, let attempt):
-                launchFetch(id, side: side, cursor: cursor, attempt: attempt)
+                if let answer = launchFetch(id, side: side, cursor: cursor, attempt: attempt, handsOverInPlace: true) {
+                    answeredInPlace = (id, side, attempt, answer)
+                }
             case .cancelLoad(let id):
                 tasks.cancel(id.rawValue)
             case .scheduleRetry(let id, let retryNumber):
@@ -306,6 +336,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             summary.droppedDuplicates = lastApplied.dropped
             outcome = .completed(summary)
         }
+        endedThisCall.append((id, outcome))
         waiters.removeAll { waiter in
             guard waiter.id == id else { return false }
             waiter.continuation.resume(returning: LoadResult(
@@ -353,9 +384,13 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         return (kept, items.count - kept.count)
     }
 
-    private func fetchFinished(
-        _ id: LoadID, side: FeedSide, attempt: Int, _ result: Result<Page<Item, Cursor>, any Error>
-    ) {
+    /// A fetch task's answer, delivered through a hop onto the actor.
+    private func fetchDelivered(_ id: LoadID, side: FeedSide, attempt: Int, _ answer: FetchAnswer) {
+        startCall()
+        fetchFinished(id, side: side, attempt: attempt, answer)
+    }
+
+    private func fetchFinished(_ id: LoadID, side: FeedSide, attempt: Int, _ result: FetchAnswer) {
         let accepted: Bool
         switch result {
         case .success(let page):
@@ -371,6 +406,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     }
 
     private func timerFired(_ id: LoadID, attempt: Int, isTimeout: Bool) {
+        startCall()
         guard isTimeout else {
             run { $0.backoffElapsed(id, attempt: attempt, into: &$1) }
             return
@@ -383,23 +419,44 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     // MARK: Tasks (nonisolated: they touch only `let` properties, so the initializer can start one)
 
-    private nonisolated func launchFetch(_ id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int) {
+    /// Starts the fetch of `attempt` of load `id`.
+    ///
+    /// With `handsOverInPlace`, the fetch starts with `Task.immediate`: it runs on this thread
+    /// until it first suspends, and a source that answers without suspending has its answer
+    /// returned here, for the caller to hand over, rather than through a hop back onto the
+    /// actor and a thread wake-up (``LoadTasks`` explains the hand-over). Otherwise, and where
+    /// `Task.immediate` is unavailable, the fetch is an ordinary task that delivers its answer.
+    /// - Returns: The answer, when the source gave it before the launch ended.
+    private nonisolated func launchFetch(
+        _ id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, handsOverInPlace: Bool
+    ) -> FetchAnswer? {
         let request = PageRequest(
             cursor: cursor, side: side, pageSize: configuration.pageSize, attempt: attempt, clock: clock)
         let source = self.source
-        let fetch = Task { [weak self] in
-            let result: Result<Page<Item, Cursor>, any Error>
+        let tasks = self.tasks
+        let operation: @Sendable () async -> Void = { [weak self] in
+            let answer: FetchAnswer
             do {
-                result = .success(try await source.page(for: request))
+                answer = .success(try await source.page(for: request))
             } catch {
-                result = .failure(error)
+                answer = .failure(error)
             }
-            await self?.fetchFinished(id, side: side, attempt: attempt, result)
+            if tasks.answerInPlace(answer, loadID: id.rawValue, attempt: attempt) { return }
+            await self?.fetchDelivered(id, side: side, attempt: attempt, answer)
         }
-        tasks.setFetch(fetch, for: id.rawValue)
+        if handsOverInPlace, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            tasks.beginLaunch(loadID: id.rawValue, attempt: attempt)
+            let fetch = Task.immediate(operation: operation)
+            if let answer = tasks.endLaunch(fetch, loadID: id.rawValue) {
+                return answer // the load has no fetch left to time out
+            }
+        } else {
+            tasks.setFetch(Task(operation: operation), for: id.rawValue)
+        }
         if let timeout = configuration.timeout {
             launchTimer(id, attempt: attempt, after: timeout, isTimeout: true)
         }
+        return nil
     }
 
     private nonisolated func launchTimer(_ id: LoadID, attempt: Int, after delay: Duration, isTimeout: Bool) {

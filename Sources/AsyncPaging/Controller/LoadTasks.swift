@@ -1,30 +1,68 @@
-/// The tasks of the load in flight: its fetch and its timer (a timeout or a retry backoff).
+/// The tasks of the load in flight — its fetch and its timer (a timeout or a retry backoff) —
+/// and the hand-over of a fetch that answers while it is still being launched.
 ///
-/// Kept behind a lock (``Locked``) in a `let` so that the controller's nonisolated initializer can hand
-/// over the initial load's task and its `deinit` can cancel whatever is still running.
-final class LoadTasks: Sendable {
+/// Kept behind a lock (``Locked``) in a `let` so that the controller's nonisolated initializer
+/// can hand over the initial load's task, a fetch task can hand its answer over from any
+/// thread, and the controller's `deinit` can cancel whatever is still running.
+///
+/// The hand-over: the controller starts a fetch with `Task.immediate`, so the fetch runs on the
+/// controller's thread until it first suspends. A source that answers without suspending (a
+/// cache, an in-memory page) has answered before the launch returns; its task then leaves the
+/// answer here (``answerInPlace(_:loadID:attempt:)``) and the controller takes it when the
+/// launch ends (``endLaunch(_:loadID:)``), instead of the task hopping back onto the actor. The
+/// lock decides which of the two carries an answer, so exactly one does, on whichever thread
+/// the task finished.
+final class LoadTasks<Answer: Sendable>: Sendable {
     private struct Running {
         var loadID: UInt64
         var fetch: Task<Void, Never>?
         var timer: Task<Void, Never>?
+        /// The attempt whose fetch is being launched, until the launch ends.
+        var launchingAttempt: Int?
+        /// That fetch's answer, when it came before the launch ended.
+        var answeredInPlace: Answer?
     }
 
     private let running = Locked<Running?>(nil)
 
-    /// Records the fetch task of `loadID`.
-    func setFetch(_ task: Task<Void, Never>, for loadID: UInt64) {
+    /// Marks the fetch of `attempt` of `loadID` as being launched: until ``endLaunch(_:loadID:)``,
+    /// its answer is handed over in place.
+    func beginLaunch(loadID: UInt64, attempt: Int) {
+        withRunning(loadID) { $0.launchingAttempt = attempt }
+    }
+
+    /// Leaves `answer` for the launcher if the fetch of `attempt` of `loadID` is still being
+    /// launched. Returns `false` when it is not: the fetch task must deliver the answer itself.
+    func answerInPlace(_ answer: Answer, loadID: UInt64, attempt: Int) -> Bool {
         running.withLock { running in
-            if running?.loadID != loadID { running = Running(loadID: loadID) }
-            running!.fetch = task
+            guard running?.loadID == loadID, running?.launchingAttempt == attempt else { return false }
+            running?.answeredInPlace = answer
+            return true
         }
+    }
+
+    /// Ends the launch of `loadID`'s fetch: returns the answer it left in place, or records
+    /// `task` as the running fetch and returns `nil`.
+    func endLaunch(_ task: Task<Void, Never>, loadID: UInt64) -> Answer? {
+        withRunning(loadID) { running in
+            running.launchingAttempt = nil
+            if let answer = running.answeredInPlace {
+                running.answeredInPlace = nil
+                return answer
+            }
+            running.fetch = task
+            return nil
+        }
+    }
+
+    /// Records the fetch task of `loadID`, launched without a hand-over in place.
+    func setFetch(_ task: Task<Void, Never>, for loadID: UInt64) {
+        withRunning(loadID) { $0.fetch = task }
     }
 
     /// Records the timer task of `loadID`.
     func setTimer(_ task: Task<Void, Never>, for loadID: UInt64) {
-        running.withLock { running in
-            if running?.loadID != loadID { running = Running(loadID: loadID) }
-            running!.timer = task
-        }
+        withRunning(loadID) { $0.timer = task }
     }
 
     /// Cancels and forgets the tasks of `loadID`.
@@ -46,5 +84,13 @@ final class LoadTasks: Sendable {
         }
         tasks?.fetch?.cancel()
         tasks?.timer?.cancel()
+    }
+
+    /// Runs `body` on the record of `loadID`, replacing the record of an earlier load.
+    private func withRunning<Result>(_ loadID: UInt64, _ body: (inout Running) -> Result) -> Result {
+        running.withLock { running in
+            if running?.loadID != loadID { running = Running(loadID: loadID) }
+            return body(&running!)
+        }
     }
 }
