@@ -19,52 +19,61 @@
 ///
 /// Every timer (the timeout, the retry backoff) runs on the injected clock, and sources get
 /// the same clock in ``PageRequest/clock``: with a test clock a test decides when time passes.
-public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
-    private typealias Machine = FeedStateMachine<Cursor>
-    private typealias LoadID = Machine.LoadID
-    private typealias FetchAnswer = Result<Page<Item, Cursor>, any Error>
+public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
+    @usableFromInline typealias Machine = FeedStateMachine<Cursor>
+    @usableFromInline typealias LoadID = Machine.LoadID
+    @usableFromInline typealias FetchAnswer = Result<Page<Item, Cursor>, any Error>
 
     /// The configuration the controller runs with.
     public nonisolated let configuration: FeedConfiguration
     /// The clock every timer of this controller runs on.
     public nonisolated let clock: any Clock<Duration>
 
-    private let source: any PageSource<Item, Cursor>
-    private let identify: (@Sendable (Item) -> AnyHashable)?
-    private let broadcaster: FeedBroadcaster<Item>
-    private let tasks = LoadTasks<FetchAnswer>()
-    private let mailbox = Locked<Mailbox>(Mailbox())
+    @usableFromInline let source: any PageSource<Item, Cursor>
+    @usableFromInline let identify: (@Sendable (Item) -> AnyHashable)?
+    @usableFromInline let broadcaster: FeedBroadcaster<Item>
+    @usableFromInline let tasks = LoadTasks<FetchAnswer>()
+    @usableFromInline let mailbox = Locked<Mailbox>(Mailbox())
+    /// How this controller's tasks reach it without keeping it alive; set once, in `init`.
+    @usableFromInline let selfReference = WeakReference<FeedController>()
 
-    private var machine: Machine
-    private var store = ItemStore<Item>()
-    private var identities = Set<AnyHashable>()
-    private var latest: FeedSnapshot<Item> = .initial
+    @usableFromInline var machine: Machine
+    @usableFromInline var store = ItemStore<Item>()
+    @usableFromInline var identities = Set<AnyHashable>()
+    @usableFromInline var latest: FeedSnapshot<Item> = .initial
     /// The page a fetch just returned, while the machine decides what to do with it.
-    private var arrivedPage: Page<Item, Cursor>?
+    @usableFromInline var arrivedPage: Page<Item, Cursor>?
     /// What the last applied page did, for the outcome of its callers.
-    private var lastApplied: (id: LoadID, applied: Int, dropped: Int)?
-    private var waiters: [Waiter] = []
+    @usableFromInline var lastApplied: (id: LoadID, applied: Int, dropped: Int)?
+    @usableFromInline var waiters: [Waiter] = []
     /// A fetch that answered while it was being launched, to be handed over once the actions
     /// that launched it are carried out (see ``LoadTasks``).
-    private var answeredInPlace: (id: LoadID, side: FeedSide, attempt: Int, answer: FetchAnswer)?
+    @usableFromInline var answeredInPlace: (id: LoadID, side: FeedSide, attempt: Int, answer: FetchAnswer)?
     /// The loads that ended during the current call onto the actor, with their outcomes, so
     /// that a call whose load ended before it could wait gets its outcome at once. Emptied as
     /// each call starts (``startCall()``), so it holds at most the few loads of one call.
-    private var endedThisCall: [(id: LoadID, outcome: LoadOutcome)] = []
+    @usableFromInline var endedThisCall: [(id: LoadID, outcome: LoadOutcome)] = []
     /// The action list the machine writes into, reused so that a page allocates no array.
-    private var actionBuffer: [Machine.Action] = []
-    private var random = SystemRandomNumberGenerator()
+    @usableFromInline var actionBuffer: [Machine.Action] = []
+    @usableFromInline var random = SystemRandomNumberGenerator()
 
-    private struct Waiter {
-        let id: LoadID
-        let side: FeedSide?
-        let joined: Bool
-        let continuation: UnsafeContinuation<LoadResult, Never>
+    @usableFromInline struct Waiter {
+        @usableFromInline let id: LoadID
+        @usableFromInline let side: FeedSide?
+        @usableFromInline let joined: Bool
+        @usableFromInline let continuation: UnsafeContinuation<LoadResult, Never>
+
+        @inlinable init(id: LoadID, side: FeedSide?, joined: Bool, continuation: UnsafeContinuation<LoadResult, Never>) {
+            self.id = id
+            self.side = side
+            self.joined = joined
+            self.continuation = continuation
+        }
     }
 
-    private struct Mailbox {
-        var requests: [FeedRequest] = []
-        var isDraining = false
+    @usableFromInline struct Mailbox {
+        @usableFromInline var requests: [FeedRequest] = []
+        @usableFromInline var isDraining = false
     }
 
     // MARK: Creating a controller
@@ -104,7 +113,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         self.init(source: ClosurePageSource(fetch), clock: clock, configuration: configuration, identify: nil)
     }
 
-    private init(
+    @usableFromInline init(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration>,
         configuration: FeedConfiguration,
@@ -122,6 +131,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         self.machine = machine
         self.broadcaster = FeedBroadcaster(
             snapshot: .initial, status: machine.status, loadingSides: machine.active.map { [$0.side] } ?? [])
+        selfReference.set(self)
         // The initial load's `began` is replayed to every subscriber by the broadcaster; what
         // is left to do is to start its fetch.
         for case let .startFetch(id, side, cursor, attempt) in initialActions {
@@ -144,32 +154,32 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     ///
     /// A slow subscriber skips to the newest snapshot; a gap in ``FeedSnapshot/version`` tells
     /// it so and ``FeedSnapshot/change(since:)`` tells what changed. Finishes on ``close()``.
-    public nonisolated var snapshots: AsyncStream<FeedSnapshot<Item>> { broadcaster.subscribeToSnapshots() }
+    @inlinable public nonisolated var snapshots: AsyncStream<FeedSnapshot<Item>> { broadcaster.subscribeToSnapshots() }
 
     /// Begin and end of every load, lossless and in order; a new subscription each access.
     ///
     /// A subscriber that joins while a side is loading first gets that side's `began`. The
     /// stream buffers every event until it is read. Finishes on ``close()``.
-    public nonisolated var events: AsyncStream<FeedEvent> { broadcaster.subscribeToEvents() }
+    @inlinable public nonisolated var events: AsyncStream<FeedEvent> { broadcaster.subscribeToEvents() }
 
     /// The status: a new subscription that first gets the current status, then every change,
     /// keeping only the newest. Ends with ``FeedStatus/closed`` on ``close()``.
-    public nonisolated var statuses: AsyncStream<FeedStatus> { broadcaster.subscribeToStatuses() }
+    @inlinable public nonisolated var statuses: AsyncStream<FeedStatus> { broadcaster.subscribeToStatuses() }
 
     /// What the engine did on its own — stale results dropped, duplicates dropped, retries
     /// scheduled, timeouts — for logs and metrics; lossless, a new subscription each access.
     /// Finishes on ``close()``.
-    public nonisolated var diagnostics: AsyncStream<FeedDiagnostic> { broadcaster.subscribeToDiagnostics() }
+    @inlinable public nonisolated var diagnostics: AsyncStream<FeedDiagnostic> { broadcaster.subscribeToDiagnostics() }
 
     /// The newest published list.
-    public nonisolated var currentSnapshot: FeedSnapshot<Item> { broadcaster.latestSnapshot }
+    @inlinable public nonisolated var currentSnapshot: FeedSnapshot<Item> { broadcaster.latestSnapshot }
 
     /// The newest published status.
-    public nonisolated var currentStatus: FeedStatus { broadcaster.latestStatus }
+    @inlinable public nonisolated var currentStatus: FeedStatus { broadcaster.latestStatus }
 
     /// The number of live subscriptions, per output. A subscription goes away when its
     /// iterating task ends or is cancelled, or when its stream is released.
-    public nonisolated var subscriberCounts: (snapshots: Int, statuses: Int, events: Int) {
+    @inlinable public nonisolated var subscriberCounts: (snapshots: Int, statuses: Int, events: Int) {
         broadcaster.subscriberCounts
     }
 
@@ -183,7 +193,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// - Returns: What happened to this call, once the load has ended. Cancelling the calling
     ///   task does not cancel the load; other callers may be waiting on it.
     @discardableResult
-    public func refresh() async -> LoadResult {
+    @inlinable public func refresh() async -> LoadResult {
         startCall()
         let decision = run { $0.refreshRequested(into: &$1) }
         return await answer(decision, side: .refresh)
@@ -195,7 +205,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// load-more in flight is joined (``LoadMoreDuringLoadMorePolicy/join``); a refresh in
     /// flight is cancelled, or wins (``LoadMoreDuringRefreshPolicy``).
     @discardableResult
-    public func loadMore() async -> LoadResult {
+    @inlinable public func loadMore() async -> LoadResult {
         startCall()
         let decision = run { $0.loadMoreRequested(into: &$1) }
         return await answer(decision, side: .loadMore)
@@ -205,7 +215,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// list's cursor. While an automatic retry waits for its backoff, it runs it at once;
     /// while a load is in flight, the call joins it.
     @discardableResult
-    public func retry() async -> LoadResult {
+    @inlinable public func retry() async -> LoadResult {
         startCall()
         let side = machine.active?.side ?? machine.lastFailure?.side
         let decision = run { $0.retryRequested(into: &$1) }
@@ -215,14 +225,14 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// Cancels the load in flight (it ends as cancelled by close), finishes every output
     /// stream, and makes every later call answer ``IgnoreReason/closed``. Releasing the last
     /// reference to a controller does the same.
-    public func close() {
+    @inlinable public func close() {
         startCall()
         run { $0.closeRequested(into: &$1) }
     }
 
     /// Sends a request without waiting for its outcome, from any context: for UI code that
     /// fires and forgets. Requests sent from one thread are carried out in the order sent.
-    public nonisolated func send(_ request: FeedRequest) {
+    @inlinable public nonisolated func send(_ request: FeedRequest) {
         let startsDrain = mailbox.withLock { mailbox -> Bool in
             mailbox.requests.append(request)
             defer { mailbox.isDraining = true }
@@ -233,7 +243,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         }
     }
 
-    private func drainMailbox() {
+    @inlinable func drainMailbox() {
         while let request = mailbox.withLock({ mailbox -> FeedRequest? in
             if mailbox.requests.isEmpty {
                 mailbox.isDraining = false
@@ -254,11 +264,11 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     // MARK: Carrying out the machine's actions
 
     /// Starts a call onto the actor: forgets the loads that ended during earlier calls.
-    private func startCall() {
+    @inlinable func startCall() {
         endedThisCall.removeAll(keepingCapacity: true)
     }
 
-    private func answer(_ decision: Machine.Decision, side: FeedSide?) async -> LoadResult {
+    @inlinable func answer(_ decision: Machine.Decision, side: FeedSide?) async -> LoadResult {
         switch decision {
         case .answered(let outcome):
             return LoadResult(side: side, outcome: outcome)
@@ -278,13 +288,13 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     /// Lets `step` feed the machine an input, then carries out the actions it wrote.
     @discardableResult
-    private func run<Result>(_ step: (inout Machine, inout [Machine.Action]) -> Result) -> Result {
+    @inlinable func run<Result>(_ step: (inout Machine, inout [Machine.Action]) -> Result) -> Result {
         var actions = actionBuffer
         actionBuffer = [] // `actions` is now the buffer's only owner: appending does not copy it
         let result = step(&machine, &actions)
         perform(actions)
         actions.removeAll(keepingCapacity: true)
-        actionBuffer = actions
+        actionBuffer = consume actions // moved back, so the next call finds it unique
         if let arrived = answeredInPlace {
             // Handed over after the actions that launched the fetch, as its task would have.
             answeredInPlace = nil
@@ -295,7 +305,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     /// Carries out `actions` in order, publishes the new status, and only then answers the
     /// callers whose loads ended, so that a caller sees outputs that already tell its outcome.
-    private func perform(_ actions: [Machine.Action]) {
+    @inlinable func perform(_ actions: [Machine.Action]) {
         guard !actions.isEmpty else { return }
         for action in actions {
             switch action {
@@ -329,7 +339,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     }
 
     /// Answers and removes the callers waiting on `id`.
-    private func answerCallers(of id: LoadID, _ outcome: LoadOutcome) {
+    @inlinable func answerCallers(of id: LoadID, _ outcome: LoadOutcome) {
         var outcome = outcome
         if case .completed(var summary) = outcome, let lastApplied, lastApplied.id == id {
             summary.itemsApplied = lastApplied.applied
@@ -345,7 +355,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         }
     }
 
-    private func apply(_ id: LoadID, replacing: Bool) {
+    @inlinable func apply(_ id: LoadID, replacing: Bool) {
         guard let page = arrivedPage else { return }
         arrivedPage = nil
         if replacing {
@@ -369,7 +379,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     }
 
     /// The items whose id is not yet in the list, and how many were dropped.
-    private func withoutDuplicates(_ items: [Item]) -> (kept: [Item], dropped: Int) {
+    @inlinable func withoutDuplicates(_ items: [Item]) -> (kept: [Item], dropped: Int) {
         guard let identify else { return (items, 0) }
         var kept: [Item]?
         for index in items.indices {
@@ -385,12 +395,12 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     }
 
     /// A fetch task's answer, delivered through a hop onto the actor.
-    private func fetchDelivered(_ id: LoadID, side: FeedSide, attempt: Int, _ answer: FetchAnswer) {
+    @inlinable func fetchDelivered(_ id: LoadID, side: FeedSide, attempt: Int, _ answer: FetchAnswer) {
         startCall()
         fetchFinished(id, side: side, attempt: attempt, answer)
     }
 
-    private func fetchFinished(_ id: LoadID, side: FeedSide, attempt: Int, _ result: FetchAnswer) {
+    @inlinable func fetchFinished(_ id: LoadID, side: FeedSide, attempt: Int, _ result: FetchAnswer) {
         let accepted: Bool
         switch result {
         case .success(let page):
@@ -405,7 +415,7 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         }
     }
 
-    private func timerFired(_ id: LoadID, attempt: Int, isTimeout: Bool) {
+    @inlinable func timerFired(_ id: LoadID, attempt: Int, isTimeout: Bool) {
         startCall()
         guard isTimeout else {
             run { $0.backoffElapsed(id, attempt: attempt, into: &$1) }
@@ -427,31 +437,32 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// actor and a thread wake-up (``LoadTasks`` explains the hand-over). Otherwise, and where
     /// `Task.immediate` is unavailable, the fetch is an ordinary task that delivers its answer.
     /// - Returns: The answer, when the source gave it before the launch ended.
-    private nonisolated func launchFetch(
+    @inlinable nonisolated func launchFetch(
         _ id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, handsOverInPlace: Bool
     ) -> FetchAnswer? {
         let request = PageRequest(
             cursor: cursor, side: side, pageSize: configuration.pageSize, attempt: attempt, clock: clock)
         let source = self.source
         let tasks = self.tasks
-        let operation: @Sendable () async -> Void = { [weak self] in
-            let answer: FetchAnswer
-            do {
-                answer = .success(try await source.page(for: request))
-            } catch {
-                answer = .failure(error)
-            }
-            if tasks.answerInPlace(answer, loadID: id.rawValue, attempt: attempt) { return }
-            await self?.fetchDelivered(id, side: side, attempt: attempt, answer)
-        }
+        let controller = selfReference
+        // The two task bodies are closure literals, not one shared closure value: converting a
+        // closure value into a task's operation costs three more allocations per fetch.
         if handsOverInPlace, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
             tasks.beginLaunch(loadID: id.rawValue, attempt: attempt)
-            let fetch = Task.immediate(operation: operation)
+            let fetch = Task.immediate {
+                let answer = await Self.fetchAnswer(from: source, for: request)
+                if tasks.answerInPlace(answer, loadID: id.rawValue, attempt: attempt) { return }
+                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, answer)
+            }
             if let answer = tasks.endLaunch(fetch, loadID: id.rawValue) {
                 return answer // the load has no fetch left to time out
             }
         } else {
-            tasks.setFetch(Task(operation: operation), for: id.rawValue)
+            let fetch = Task {
+                let answer = await Self.fetchAnswer(from: source, for: request)
+                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, answer)
+            }
+            tasks.setFetch(fetch, for: id.rawValue)
         }
         if let timeout = configuration.timeout {
             launchTimer(id, attempt: attempt, after: timeout, isTimeout: true)
@@ -459,15 +470,27 @@ public actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         return nil
     }
 
-    private nonisolated func launchTimer(_ id: LoadID, attempt: Int, after delay: Duration, isTimeout: Bool) {
+    /// What `source` answers to `request`: its page, or the error it threw.
+    @inlinable static func fetchAnswer(
+        from source: any PageSource<Item, Cursor>, for request: PageRequest<Cursor>
+    ) async -> FetchAnswer {
+        do {
+            return .success(try await source.page(for: request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @inlinable nonisolated func launchTimer(_ id: LoadID, attempt: Int, after delay: Duration, isTimeout: Bool) {
         let clock = self.clock
-        let timer = Task { [weak self] in
+        let controller = selfReference
+        let timer = Task {
             do {
                 try await clock.sleep(for: delay)
             } catch {
                 return // cancelled: the load ended or moved on
             }
-            await self?.timerFired(id, attempt: attempt, isTimeout: isTimeout)
+            await controller.target?.timerFired(id, attempt: attempt, isTimeout: isTimeout)
         }
         tasks.setTimer(timer, for: id.rawValue)
     }
@@ -495,7 +518,7 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
 }
 
 extension Result {
-    fileprivate var isSuccess: Bool {
+    @inlinable var isSuccess: Bool {
         if case .success = self { true } else { false }
     }
 }

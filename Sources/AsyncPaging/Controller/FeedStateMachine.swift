@@ -6,31 +6,44 @@
 /// default policy) starting a load-more cancels a refresh. Every load has a ``LoadID``; a
 /// result that arrives for any other id is stale and is dropped here, which is what keeps a
 /// late page from a source that ignores cancellation out of the list.
-struct FeedStateMachine<Cursor: Hashable & Sendable> {
+@usableFromInline struct FeedStateMachine<Cursor: Hashable & Sendable>: Sendable {
     /// Identifies one load, across its automatic retries.
-    struct LoadID: Hashable, Sendable, CustomStringConvertible {
-        let rawValue: UInt64
-        var description: String { "#\(rawValue)" }
+    @usableFromInline struct LoadID: Hashable, Sendable, CustomStringConvertible {
+        @usableFromInline let rawValue: UInt64
+
+        @inlinable init(rawValue: UInt64) {
+            self.rawValue = rawValue
+        }
+        @inlinable var description: String { "#\(rawValue)" }
     }
 
     /// The load in flight.
-    struct ActiveLoad {
-        enum Phase: Equatable { case fetching, waitingToRetry }
-        let id: LoadID
-        let side: FeedSide
-        let cursor: Cursor?
+    @usableFromInline struct ActiveLoad: Sendable {
+        @usableFromInline enum Phase: Equatable, Sendable { case fetching, waitingToRetry }
+        @usableFromInline let id: LoadID
+        @usableFromInline let side: FeedSide
+        @usableFromInline let cursor: Cursor?
         /// The try in flight (or the one that failed, while waiting to retry).
-        var attempt: Int
+        @usableFromInline var attempt: Int
         /// The attempt this load started with (above 1 for a manual retry).
-        let firstAttempt: Int
-        var phase: Phase
+        @usableFromInline let firstAttempt: Int
+        @usableFromInline var phase: Phase
+
+        @inlinable init(id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, firstAttempt: Int, phase: Phase) {
+            self.id = id
+            self.side = side
+            self.cursor = cursor
+            self.attempt = attempt
+            self.firstAttempt = firstAttempt
+            self.phase = phase
+        }
 
         /// 1 for the first automatic retry of this load, 2 for the second, …
-        var retryNumber: Int { attempt - firstAttempt + 1 }
+        @inlinable var retryNumber: Int { attempt - firstAttempt + 1 }
     }
 
     /// What the controller must do, in order.
-    enum Action {
+    @usableFromInline enum Action: Sendable {
         /// Start fetching for `id` (and its timeout timer, if any).
         case startFetch(LoadID, side: FeedSide, cursor: Cursor?, attempt: Int)
         /// Cancel the fetch task and the timers of `id`; any result it still sends is stale.
@@ -48,7 +61,7 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
     }
 
     /// How a request was taken.
-    enum Decision: Equatable {
+    @usableFromInline enum Decision: Equatable, Sendable {
         /// A new load started; the caller waits for it.
         case started(LoadID)
         /// The caller joins the load in flight.
@@ -57,26 +70,26 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
         case answered(LoadOutcome)
     }
 
-    let configuration: FeedConfiguration
-    private(set) var active: ActiveLoad?
+    @usableFromInline let configuration: FeedConfiguration
+    @usableFromInline var active: ActiveLoad?
     /// The cursor of the page after the current list; `nil` before the first page, or at the end.
-    private(set) var nextCursor: Cursor?
-    private(set) var hasLoadedFirstPage = false
-    private(set) var reachedEnd = false
+    @usableFromInline var nextCursor: Cursor?
+    @usableFromInline var hasLoadedFirstPage = false
+    @usableFromInline var reachedEnd = false
     /// The last load's failure, cleared by the next success or a new request. `retry()` runs
     /// its side again: a refresh from the top, a load-more from ``nextCursor``.
-    private(set) var lastFailure: FeedFailure?
-    private(set) var isClosed = false
+    @usableFromInline var lastFailure: FeedFailure?
+    @usableFromInline var isClosed = false
     /// Cursors followed since the last refresh: a page pointing back to one of them would loop.
-    private var followedCursors: Set<Cursor> = []
-    private var lastLoadID: UInt64 = 0
+    @usableFromInline var followedCursors: Set<Cursor> = []
+    @usableFromInline var lastLoadID: UInt64 = 0
 
-    init(configuration: FeedConfiguration) {
+    @inlinable init(configuration: FeedConfiguration) {
         self.configuration = configuration
     }
 
     /// The status the outputs show.
-    var status: FeedStatus {
+    @inlinable var status: FeedStatus {
         if isClosed { return .closed }
         if let active { return active.side == .refresh ? .refreshing : .loadingMore }
         if let lastFailure { return .failed(lastFailure) }
@@ -85,7 +98,7 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
 
     // MARK: Requests
 
-    mutating func refreshRequested(into actions: inout [Action]) -> Decision {
+    @inlinable mutating func refreshRequested(into actions: inout [Action]) -> Decision {
         if isClosed { return .answered(.ignored(.closed)) }
         if let current = active {
             switch (current.side, configuration.refreshDuringRefresh) {
@@ -106,7 +119,7 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
         return .started(id)
     }
 
-    mutating func loadMoreRequested(into actions: inout [Action]) -> Decision {
+    @inlinable mutating func loadMoreRequested(into actions: inout [Action]) -> Decision {
         if isClosed { return .answered(.ignored(.closed)) }
         if reachedEnd { return .answered(.endOfData) }
         if let current = active {
@@ -131,7 +144,7 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
         return .started(id)
     }
 
-    mutating func retryRequested(into actions: inout [Action]) -> Decision {
+    @inlinable mutating func retryRequested(into actions: inout [Action]) -> Decision {
         if isClosed { return .answered(.ignored(.closed)) }
         if var current = active {
             guard current.phase == .waitingToRetry else { return .joined(current.id) }
@@ -149,7 +162,7 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
         return .started(id)
     }
 
-    mutating func closeRequested(into actions: inout [Action]) {
+    @inlinable mutating func closeRequested(into actions: inout [Action]) {
         if isClosed { return }
         if let current = active { end(current, .cancelled(.closed), into: &actions) }
         isClosed = true
@@ -161,7 +174,7 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
     /// Try `attempt` of load `id` returned a page of `itemCount` items pointing at `next`.
     /// Returns `false` (and adds no action) when the result is stale.
     @discardableResult
-    mutating func fetchSucceeded(
+    @inlinable mutating func fetchSucceeded(
         _ id: LoadID, attempt: Int, itemCount: Int, next: Cursor?, into actions: inout [Action]
     ) -> Bool {
         guard let current = active, current.id == id, current.attempt == attempt, current.phase == .fetching
@@ -193,7 +206,7 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
 
     /// Try `attempt` of load `id` threw `error`. Returns no action when the result is stale.
     @discardableResult
-    mutating func fetchFailed(_ id: LoadID, attempt: Int, error: any Error, into actions: inout [Action]) -> Bool {
+    @inlinable mutating func fetchFailed(_ id: LoadID, attempt: Int, error: any Error, into actions: inout [Action]) -> Bool {
         guard var current = active, current.id == id, current.attempt == attempt, current.phase == .fetching
         else { return false }
         actions.append(.cancelLoad(id))
@@ -209,14 +222,14 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
 
     /// The timeout of try `attempt` of load `id` elapsed on the clock.
     @discardableResult
-    mutating func timeoutElapsed(_ id: LoadID, attempt: Int, into actions: inout [Action]) -> Bool {
+    @inlinable mutating func timeoutElapsed(_ id: LoadID, attempt: Int, into actions: inout [Action]) -> Bool {
         guard let timeout = configuration.timeout else { return false }
         return fetchFailed(id, attempt: attempt, error: FeedError.timedOut(after: timeout), into: &actions)
     }
 
     /// The backoff after failed try `attempt` of load `id` elapsed on the clock.
     @discardableResult
-    mutating func backoffElapsed(_ id: LoadID, attempt: Int, into actions: inout [Action]) -> Bool {
+    @inlinable mutating func backoffElapsed(_ id: LoadID, attempt: Int, into actions: inout [Action]) -> Bool {
         guard var current = active, current.id == id, current.attempt == attempt, current.phase == .waitingToRetry
         else { return false }
         current.attempt += 1
@@ -228,7 +241,7 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
 
     // MARK: Helpers
 
-    private mutating func start(
+    @inlinable mutating func start(
         _ side: FeedSide, cursor: Cursor?, attempt: Int, announce: Bool, into actions: inout [Action]
     ) -> LoadID {
         lastLoadID += 1
@@ -242,7 +255,7 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
     }
 
     /// Ends `load` for `reason`: cancels its work, tells its callers, emits the end event.
-    private mutating func end(_ load: ActiveLoad, _ reason: FeedEndReason, into actions: inout [Action]) {
+    @inlinable mutating func end(_ load: ActiveLoad, _ reason: FeedEndReason, into actions: inout [Action]) {
         active = nil
         let outcome: LoadOutcome
         switch reason {
@@ -258,7 +271,7 @@ struct FeedStateMachine<Cursor: Hashable & Sendable> {
         actions.append(.resolveCallers(load.id, outcome))
     }
 
-    private mutating func fail(_ load: ActiveLoad, _ error: any Error, into actions: inout [Action]) {
+    @inlinable mutating func fail(_ load: ActiveLoad, _ error: any Error, into actions: inout [Action]) {
         let failure = FeedFailure(error: error, side: load.side, attempt: load.attempt)
         lastFailure = failure
         end(load, .failed(failure), into: &actions)

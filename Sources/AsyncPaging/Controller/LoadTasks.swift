@@ -12,28 +12,32 @@
 /// launch ends (``endLaunch(_:loadID:)``), instead of the task hopping back onto the actor. The
 /// lock decides which of the two carries an answer, so exactly one does, on whichever thread
 /// the task finished.
-final class LoadTasks<Answer: Sendable>: Sendable {
-    private struct Running {
-        var loadID: UInt64
-        var fetch: Task<Void, Never>?
-        var timer: Task<Void, Never>?
+@usableFromInline final class LoadTasks<Answer: Sendable>: Sendable {
+    @usableFromInline struct Running {
+        @usableFromInline var loadID: UInt64
+        @usableFromInline var fetch: Task<Void, Never>?
+        @usableFromInline var timer: Task<Void, Never>?
         /// The attempt whose fetch is being launched, until the launch ends.
-        var launchingAttempt: Int?
+        @usableFromInline var launchingAttempt: Int?
         /// That fetch's answer, when it came before the launch ended.
-        var answeredInPlace: Answer?
+        @usableFromInline var answeredInPlace: Answer?
+
+        @inlinable init(loadID: UInt64) {
+            self.loadID = loadID
+        }
     }
 
-    private let running = Locked<Running?>(nil)
+    @usableFromInline let running = Locked<Running?>(nil)
 
     /// Marks the fetch of `attempt` of `loadID` as being launched: until ``endLaunch(_:loadID:)``,
     /// its answer is handed over in place.
-    func beginLaunch(loadID: UInt64, attempt: Int) {
+    @inlinable func beginLaunch(loadID: UInt64, attempt: Int) {
         withRunning(loadID) { $0.launchingAttempt = attempt }
     }
 
     /// Leaves `answer` for the launcher if the fetch of `attempt` of `loadID` is still being
     /// launched. Returns `false` when it is not: the fetch task must deliver the answer itself.
-    func answerInPlace(_ answer: Answer, loadID: UInt64, attempt: Int) -> Bool {
+    @inlinable func answerInPlace(_ answer: Answer, loadID: UInt64, attempt: Int) -> Bool {
         running.withLock { running in
             guard running?.loadID == loadID, running?.launchingAttempt == attempt else { return false }
             running?.answeredInPlace = answer
@@ -43,7 +47,7 @@ final class LoadTasks<Answer: Sendable>: Sendable {
 
     /// Ends the launch of `loadID`'s fetch: returns the answer it left in place, or records
     /// `task` as the running fetch and returns `nil`.
-    func endLaunch(_ task: Task<Void, Never>, loadID: UInt64) -> Answer? {
+    @inlinable func endLaunch(_ task: Task<Void, Never>, loadID: UInt64) -> Answer? {
         withRunning(loadID) { running in
             running.launchingAttempt = nil
             if let answer = running.answeredInPlace {
@@ -56,17 +60,17 @@ final class LoadTasks<Answer: Sendable>: Sendable {
     }
 
     /// Records the fetch task of `loadID`, launched without a hand-over in place.
-    func setFetch(_ task: Task<Void, Never>, for loadID: UInt64) {
+    @inlinable func setFetch(_ task: Task<Void, Never>, for loadID: UInt64) {
         withRunning(loadID) { $0.fetch = task }
     }
 
     /// Records the timer task of `loadID`.
-    func setTimer(_ task: Task<Void, Never>, for loadID: UInt64) {
+    @inlinable func setTimer(_ task: Task<Void, Never>, for loadID: UInt64) {
         withRunning(loadID) { $0.timer = task }
     }
 
     /// Cancels and forgets the tasks of `loadID`.
-    func cancel(_ loadID: UInt64) {
+    @inlinable func cancel(_ loadID: UInt64) {
         let tasks = running.withLock { running -> Running? in
             guard running?.loadID == loadID else { return nil }
             defer { running = nil }
@@ -77,7 +81,7 @@ final class LoadTasks<Answer: Sendable>: Sendable {
     }
 
     /// Cancels and forgets whatever runs.
-    func cancelAll() {
+    @inlinable func cancelAll() {
         let tasks = running.withLock { running -> Running? in
             defer { running = nil }
             return running
@@ -87,7 +91,7 @@ final class LoadTasks<Answer: Sendable>: Sendable {
     }
 
     /// Runs `body` on the record of `loadID`, replacing the record of an earlier load.
-    private func withRunning<Result>(_ loadID: UInt64, _ body: (inout Running) -> Result) -> Result {
+    @inlinable func withRunning<Result>(_ loadID: UInt64, _ body: (inout Running) -> Result) -> Result {
         running.withLock { running in
             if running?.loadID != loadID { running = Running(loadID: loadID) }
             return body(&running!)

@@ -12,7 +12,7 @@ public struct Page<Item: Sendable, Cursor: Hashable & Sendable>: Sendable {
     /// - Parameters:
     ///   - items: The items of this page, in display order.
     ///   - next: The cursor of the following page, or `nil` when this is the last page.
-    public init(items: [Item], next: Cursor?) {
+    @inlinable public init(items: [Item], next: Cursor?) {
         self.items = items
         self.next = next
     }

@@ -13,7 +13,7 @@ public struct PageRequest<Cursor: Hashable & Sendable>: Sendable {
     public var clock: any Clock<Duration>
 
     /// Creates a request. The controller makes these; tests and custom sources may too.
-    public init(
+    @inlinable public init(
         cursor: Cursor?,
         side: FeedSide,
         pageSize: Int,

@@ -19,14 +19,14 @@ public protocol PageSource<Item, Cursor>: Sendable {
 
 /// A ``PageSource`` made from a closure.
 public struct ClosurePageSource<Item: Sendable, Cursor: Hashable & Sendable>: PageSource {
-    private let fetch: @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
+    @usableFromInline let fetch: @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
 
     /// Creates a source that calls `fetch` for every page.
-    public init(_ fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>) {
+    @inlinable public init(_ fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>) {
         self.fetch = fetch
     }
 
-    public func page(for request: PageRequest<Cursor>) async throws -> Page<Item, Cursor> {
+    @inlinable public func page(for request: PageRequest<Cursor>) async throws -> Page<Item, Cursor> {
         try await fetch(request)
     }
 }

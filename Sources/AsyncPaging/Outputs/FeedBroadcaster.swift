@@ -4,34 +4,34 @@
 /// from any context and a subscription exists as soon as the property returns. Snapshot and
 /// status streams keep only the newest value (a slow reader skips to the latest); event
 /// streams keep every event.
-final class FeedBroadcaster<Item: Sendable>: Sendable {
-    private struct State {
-        var snapshot: FeedSnapshot<Item>
-        var status: FeedStatus
-        var loadingSides: [FeedSide] = []
-        var snapshotSubscribers: [UInt64: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
-        var statusSubscribers: [UInt64: AsyncStream<FeedStatus>.Continuation] = [:]
-        var eventSubscribers: [UInt64: AsyncStream<FeedEvent>.Continuation] = [:]
-        var diagnosticSubscribers: [UInt64: AsyncStream<FeedDiagnostic>.Continuation] = [:]
-        var nextSubscriberID: UInt64 = 0
-        var isFinished = false
+@usableFromInline final class FeedBroadcaster<Item: Sendable>: Sendable {
+    @usableFromInline struct State {
+        @usableFromInline var snapshot: FeedSnapshot<Item>
+        @usableFromInline var status: FeedStatus
+        @usableFromInline var loadingSides: [FeedSide] = []
+        @usableFromInline var snapshotSubscribers: [UInt64: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
+        @usableFromInline var statusSubscribers: [UInt64: AsyncStream<FeedStatus>.Continuation] = [:]
+        @usableFromInline var eventSubscribers: [UInt64: AsyncStream<FeedEvent>.Continuation] = [:]
+        @usableFromInline var diagnosticSubscribers: [UInt64: AsyncStream<FeedDiagnostic>.Continuation] = [:]
+        @usableFromInline var nextSubscriberID: UInt64 = 0
+        @usableFromInline var isFinished = false
     }
 
-    private let state: Locked<State>
+    @usableFromInline let state: Locked<State>
 
-    init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadingSides: [FeedSide]) {
+    @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadingSides: [FeedSide]) {
         state = Locked(State(snapshot: snapshot, status: status, loadingSides: loadingSides))
     }
 
     // MARK: Subscribing
 
-    func subscribeToSnapshots() -> AsyncStream<FeedSnapshot<Item>> {
+    @inlinable func subscribeToSnapshots() -> AsyncStream<FeedSnapshot<Item>> {
         subscribe(\.snapshotSubscribers, bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true) {
             [$0.snapshot]
         }
     }
 
-    func subscribeToStatuses() -> AsyncStream<FeedStatus> {
+    @inlinable func subscribeToStatuses() -> AsyncStream<FeedStatus> {
         subscribe(\.statusSubscribers, bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true) {
             [$0.status]
         }
@@ -39,20 +39,20 @@ final class FeedBroadcaster<Item: Sendable>: Sendable {
 
     /// A late subscriber first gets `began` for each side in flight, so that for it too every
     /// `ended` follows a `began`.
-    func subscribeToEvents() -> AsyncStream<FeedEvent> {
+    @inlinable func subscribeToEvents() -> AsyncStream<FeedEvent> {
         subscribe(\.eventSubscribers, bufferingPolicy: .unbounded, replaysAfterFinish: false) {
             $0.loadingSides.map(FeedEvent.began)
         }
     }
 
-    func subscribeToDiagnostics() -> AsyncStream<FeedDiagnostic> {
+    @inlinable func subscribeToDiagnostics() -> AsyncStream<FeedDiagnostic> {
         subscribe(\.diagnosticSubscribers, bufferingPolicy: .unbounded, replaysAfterFinish: false) { _ in [] }
     }
 
     /// Makes a stream, yields what `initialValues` gives under the lock (so no publish can come
     /// between) and registers it in `subscribers`. After ``finish(finalStatus:)`` the stream
     /// gets the initial values only if `replaysAfterFinish`, and finishes at once.
-    private func subscribe<Element: Sendable>(
+    @inlinable func subscribe<Element: Sendable>(
         _ subscribers: WritableKeyPath<State, [UInt64: AsyncStream<Element>.Continuation]> & Sendable,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
         replaysAfterFinish: Bool,
@@ -76,19 +76,19 @@ final class FeedBroadcaster<Item: Sendable>: Sendable {
     }
 
     /// The number of live subscriptions of each kind, for tests and diagnostics.
-    var subscriberCounts: (snapshots: Int, statuses: Int, events: Int) {
+    @inlinable var subscriberCounts: (snapshots: Int, statuses: Int, events: Int) {
         state.withLock { ($0.snapshotSubscribers.count, $0.statusSubscribers.count, $0.eventSubscribers.count) }
     }
 
-    var latestSnapshot: FeedSnapshot<Item> { state.withLock { $0.snapshot } }
-    var latestStatus: FeedStatus { state.withLock { $0.status } }
+    @inlinable var latestSnapshot: FeedSnapshot<Item> { state.withLock { $0.snapshot } }
+    @inlinable var latestStatus: FeedStatus { state.withLock { $0.status } }
 
     // MARK: Publishing (called by the controller only, so in order)
 
     // `yield` never calls `onTermination`, so yielding under the lock cannot re-enter it;
     // `finish()` does call it, so ``finish(finalStatus:)`` finishes outside the lock.
 
-    func publish(_ snapshot: FeedSnapshot<Item>) {
+    @inlinable func publish(_ snapshot: FeedSnapshot<Item>) {
         state.withLock { state in
             guard !state.isFinished else { return }
             state.snapshot = snapshot
@@ -96,7 +96,7 @@ final class FeedBroadcaster<Item: Sendable>: Sendable {
         }
     }
 
-    func publish(_ status: FeedStatus) {
+    @inlinable func publish(_ status: FeedStatus) {
         state.withLock { state in
             guard !state.isFinished, state.status != status else { return }
             state.status = status
@@ -104,14 +104,14 @@ final class FeedBroadcaster<Item: Sendable>: Sendable {
         }
     }
 
-    func publish(_ diagnostic: FeedDiagnostic) {
+    @inlinable func publish(_ diagnostic: FeedDiagnostic) {
         state.withLock { state in
             guard !state.isFinished else { return }
             for continuation in state.diagnosticSubscribers.values { continuation.yield(diagnostic) }
         }
     }
 
-    func publish(_ event: FeedEvent) {
+    @inlinable func publish(_ event: FeedEvent) {
         state.withLock { state in
             guard !state.isFinished else { return }
             switch event {
@@ -124,7 +124,7 @@ final class FeedBroadcaster<Item: Sendable>: Sendable {
 
     /// Publishes `finalStatus` and finishes every stream; later subscriptions get the latest
     /// snapshot and status and finish at once.
-    func finish(finalStatus: FeedStatus) {
+    @inlinable func finish(finalStatus: FeedStatus) {
         let subscribers = state.withLock { state -> (
             snapshots: [AsyncStream<FeedSnapshot<Item>>.Continuation],
             statuses: [AsyncStream<FeedStatus>.Continuation],

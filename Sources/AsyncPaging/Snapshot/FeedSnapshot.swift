@@ -14,9 +14,9 @@ public struct FeedSnapshot<Item: Sendable>: RandomAccessCollection, Sendable {
     public let generation: UInt64
     /// What changed since the previous version.
     public let change: FeedChange
-    private let contents: ItemStoreContents<Item>
+    @usableFromInline let contents: ItemStoreContents<Item>
 
-    init(version: UInt64, generation: UInt64, change: FeedChange, contents: ItemStoreContents<Item>) {
+    @inlinable init(version: UInt64, generation: UInt64, change: FeedChange, contents: ItemStoreContents<Item>) {
         self.version = version
         self.generation = generation
         self.change = change
@@ -24,16 +24,16 @@ public struct FeedSnapshot<Item: Sendable>: RandomAccessCollection, Sendable {
     }
 
     /// The initial empty list.
-    static var initial: FeedSnapshot { FeedSnapshot(version: 0, generation: 0, change: .initial, contents: .empty) }
+    @inlinable static var initial: FeedSnapshot { FeedSnapshot(version: 0, generation: 0, change: .initial, contents: .empty) }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { contents.count }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { contents.count }
 
-    public subscript(position: Int) -> Item { contents[position] }
+    @inlinable public subscript(position: Int) -> Item { contents[position] }
 
     /// What changed between `older` and this snapshot, even across skipped versions:
     /// `.appended` when both belong to the same generation, `.replaced` otherwise.
-    public func change(since older: FeedSnapshot) -> FeedChange {
+    @inlinable public func change(since older: FeedSnapshot) -> FeedChange {
         if older.generation == generation && older.count <= count {
             return .appended(older.count..<count)
         }

@@ -2,8 +2,8 @@
 ///
 /// Only the ``ItemStore`` that made a chunk writes to it, and only past every index that any
 /// published ``FeedSnapshot`` can read; see ``ItemStore`` for why sharing it is safe.
-final class ItemChunk<Item>: ManagedBuffer<Int, Item> {
-    static func make(capacity: Int) -> ItemChunk<Item> {
+@usableFromInline final class ItemChunk<Item>: ManagedBuffer<Int, Item> {
+    @inlinable static func make(capacity: Int) -> ItemChunk<Item> {
         let buffer = ItemChunk.create(minimumCapacity: capacity) { _ in 0 }
         return unsafeDowncast(buffer, to: ItemChunk<Item>.self)
     }
@@ -19,8 +19,8 @@ final class ItemChunk<Item>: ManagedBuffer<Int, Item> {
 ///
 /// It grows by copying its chunk references into a table twice its size; snapshots keep the
 /// table they were made with, whose used slots never change.
-final class ChunkTable<Item>: ManagedBuffer<Int, ItemChunk<Item>> {
-    static func make(capacity: Int) -> ChunkTable<Item> {
+@usableFromInline final class ChunkTable<Item>: ManagedBuffer<Int, ItemChunk<Item>> {
+    @inlinable static func make(capacity: Int) -> ChunkTable<Item> {
         let buffer = ChunkTable.create(minimumCapacity: capacity) { _ in 0 }
         return unsafeDowncast(buffer, to: ChunkTable<Item>.self)
     }
@@ -36,15 +36,15 @@ final class ChunkTable<Item>: ManagedBuffer<Int, ItemChunk<Item>> {
 ///
 /// Small feeds stay small (15 items take one chunk of 32) and a feed of a million items wastes
 /// less than one chunk of 4,096 slots.
-enum ChunkLayout {
-    static let firstChunkShift = 5 // 32 items
-    static let largestChunkShift = 12 // 4,096 items
+@usableFromInline enum ChunkLayout {
+    @usableFromInline static let firstChunkShift = 5 // 32 items
+    @usableFromInline static let largestChunkShift = 12 // 4,096 items
     /// Items before the first chunk of the largest size: 32 << (12 - 5 + 1) = 8,192.
-    static let geometricLimit = 1 << (largestChunkShift + 1)
-    static let geometricChunks = largestChunkShift - firstChunkShift + 2 // chunks 0...8
+    @usableFromInline static let geometricLimit = 1 << (largestChunkShift + 1)
+    @usableFromInline static let geometricChunks = largestChunkShift - firstChunkShift + 2 // chunks 0...8
 
     @inline(__always)
-    static func locate(_ index: Int) -> (chunk: Int, offset: Int) {
+    @inlinable static func locate(_ index: Int) -> (chunk: Int, offset: Int) {
         if index < (1 << firstChunkShift) { return (0, index) }
         if index < geometricLimit {
             let chunk = Int.bitWidth - (index >> firstChunkShift).leadingZeroBitCount
@@ -54,7 +54,7 @@ enum ChunkLayout {
         return (geometricChunks + beyond >> largestChunkShift, beyond & ((1 << largestChunkShift) - 1))
     }
 
-    static func capacity(ofChunk chunk: Int) -> Int {
+    @inlinable static func capacity(ofChunk chunk: Int) -> Int {
         if chunk == 0 { return 1 << firstChunkShift }
         if chunk < geometricChunks { return 1 << (firstChunkShift + chunk - 1) }
         return 1 << largestChunkShift

@@ -3,25 +3,25 @@
 /// Appending a page writes only the new items (O(page size), whatever the feed length), and
 /// making a ``FeedSnapshot`` copies nothing: it keeps a reference to the chunk table and a
 /// count. The store is noncopyable so that exactly one owner ever writes to its chunks.
-struct ItemStore<Item: Sendable>: ~Copyable {
-    private var table: ChunkTable<Item>?
-    private(set) var count = 0
+@usableFromInline struct ItemStore<Item: Sendable>: ~Copyable {
+    @usableFromInline var table: ChunkTable<Item>?
+    @usableFromInline var count = 0
 
-    init() {}
+    @inlinable init() {}
 
     /// Appends `items` in order.
     ///
     /// Items are copied in bulk from contiguous storage: iterating a collection element by
     /// element costs heap allocations in unspecialized generic code (the engine runs that way
     /// when the app's module cannot specialize it), two per item for an `ArraySlice`.
-    mutating func append(contentsOf items: some Collection<Item>) {
+    @inlinable mutating func append(contentsOf items: some Collection<Item>) {
         let copied: Void? = items.withContiguousStorageIfAvailable { append(copying: $0) }
         if copied == nil {
             Array(items).withUnsafeBufferPointer { append(copying: $0) }
         }
     }
 
-    private mutating func append(copying items: UnsafeBufferPointer<Item>) {
+    @inlinable mutating func append(copying items: UnsafeBufferPointer<Item>) {
         guard let source = items.baseAddress else { return }
         var copied = 0
         while copied < items.count {
@@ -38,9 +38,9 @@ struct ItemStore<Item: Sendable>: ~Copyable {
     }
 
     /// A read-only view of the first `count` items.
-    var contents: ItemStoreContents<Item> { ItemStoreContents(table: table, count: count) }
+    @inlinable var contents: ItemStoreContents<Item> { ItemStoreContents(table: table, count: count) }
 
-    private mutating func chunkForWriting(_ chunkIndex: Int) -> ItemChunk<Item> {
+    @inlinable mutating func chunkForWriting(_ chunkIndex: Int) -> ItemChunk<Item> {
         let table = self.table ?? ChunkTable.make(capacity: 4)
         self.table = table
         let used = table.header
@@ -76,14 +76,19 @@ struct ItemStore<Item: Sendable>: ~Copyable {
 /// the buffers' headers, which views never read. Views cross threads only through synchronizing
 /// hand-offs (streams, actors, locks), which order the owner's writes before the reads. Items are
 /// `Sendable`, and deinitialization runs only when no reference is left.
-struct ItemStoreContents<Item: Sendable>: @unchecked Sendable {
-    let table: ChunkTable<Item>?
-    let count: Int
+@usableFromInline struct ItemStoreContents<Item: Sendable>: @unchecked Sendable {
+    @usableFromInline let table: ChunkTable<Item>?
+    @usableFromInline let count: Int
 
-    static var empty: ItemStoreContents { ItemStoreContents(table: nil, count: 0) }
+    @inlinable init(table: ChunkTable<Item>?, count: Int) {
+        self.table = table
+        self.count = count
+    }
+
+    @inlinable static var empty: ItemStoreContents { ItemStoreContents(table: nil, count: 0) }
 
     @inline(__always)
-    subscript(index: Int) -> Item {
+    @inlinable subscript(index: Int) -> Item {
         precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
         let (chunkIndex, offset) = ChunkLayout.locate(index)
         return table.unsafelyUnwrapped.withUnsafeMutablePointerToElements { chunks in

@@ -19,11 +19,11 @@ import Musl
 /// instance owns, so every access is mutually exclusive and ordered; the mutex itself is
 /// allocated once, never moved (a pthread mutex must not be), and destroyed only in `deinit`,
 /// when no other reference exists.
-package final class Locked<State: ~Copyable>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var state: State
+@usableFromInline package final class Locked<State: ~Copyable>: @unchecked Sendable {
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var state: State
 
-    package init(_ state: consuming State) {
+    @usableFromInline package init(_ state: consuming State) {
         self.state = state
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -38,7 +38,7 @@ package final class Locked<State: ~Copyable>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
-    package func withLock<Result, Failure: Error>(
+    @inlinable package func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
