@@ -4,6 +4,13 @@
 /// ordinary `Task` cancellation when the load is no longer wanted (a newer refresh, the other
 /// side, a timeout, or ``FeedController/close()``). A source that ignores cancellation is
 /// safe: whatever it returns late is discarded, never applied.
+///
+/// The task starts with `Task.immediate` (where the platform has it: Linux, and Apple systems
+/// from the 2025 releases): it runs on the controller's thread, while the controller is busy,
+/// until the source first suspends. A source that answers without suspending (a cache, a page
+/// in memory) therefore costs no thread hop at all, and one that does real I/O suspends at its
+/// first `await` and runs on as an ordinary task. Keep the synchronous work before that first
+/// `await` short, and never block in it: the controller answers nothing else meanwhile.
 public protocol PageSource<Item, Cursor>: Sendable {
     /// The type of the feed's items.
     associatedtype Item: Sendable
