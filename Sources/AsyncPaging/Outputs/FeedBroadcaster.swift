@@ -4,6 +4,14 @@
 /// from any context and a subscription exists as soon as the property returns. Snapshot and
 /// status streams keep only the newest value (a slow reader skips to the latest); event
 /// streams keep every event.
+///
+/// Snapshots reach up to ``directSnapshotSubscribers`` subscribers straight from the publishing
+/// call. Beyond that, the broadcaster switches for good to a fan-out task: publishing only
+/// stores the snapshot and wakes the task, which hands the newest snapshot to every subscriber
+/// in rounds. Resuming a waiting subscriber costs a task wake-up each, so with a hundred
+/// subscribers the controller would otherwise spend most of each page waking them; with the
+/// task it goes on loading while they catch up, and each subscriber gets the newest list (the
+/// latest-wins promise of the stream), never an older one after a newer one.
 @usableFromInline final class FeedBroadcaster<Item: Sendable>: Sendable {
     @usableFromInline struct State {
         @usableFromInline var snapshot: FeedSnapshot<Item>
@@ -15,7 +23,23 @@
         @usableFromInline var diagnosticSubscribers: [UInt64: AsyncStream<FeedDiagnostic>.Continuation] = [:]
         @usableFromInline var nextSubscriberID: UInt64 = 0
         @usableFromInline var isFinished = false
+        /// Wakes the fan-out task, once snapshots go through it.
+        @usableFromInline var fanOutSignal: AsyncStream<Void>.Continuation?
+        /// Whether the fan-out task has a round to run that it has not started.
+        @usableFromInline var fanOutPending = false
+        /// Subscribers that joined in fan-out mode, with the version their subscription started
+        /// with: a round does not hand them that version (or an older one) again.
+        @usableFromInline var joinedVersions: [UInt64: UInt64] = [:]
+
+        @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadingSides: [FeedSide]) {
+            self.snapshot = snapshot
+            self.status = status
+            self.loadingSides = loadingSides
+        }
     }
+
+    /// The most snapshot subscribers the publishing call serves itself; see the type's notes.
+    @usableFromInline static var directSnapshotSubscribers: Int { 8 }
 
     @usableFromInline let state: Locked<State>
 
@@ -66,6 +90,9 @@
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
             state[keyPath: subscribers][id] = continuation
+            if state.fanOutSignal != nil, Element.self == FeedSnapshot<Item>.self {
+                state.joinedVersions[id] = state.snapshot.version
+            }
             continuation.onTermination = { [weak self] _ in
                 self?.state.withLock { _ = $0[keyPath: subscribers].removeValue(forKey: id) }
             }
@@ -89,11 +116,62 @@
     // `finish()` does call it, so ``finish(finalStatus:)`` finishes outside the lock.
 
     @inlinable func publish(_ snapshot: FeedSnapshot<Item>) {
-        state.withLock { state in
-            guard !state.isFinished else { return }
+        let signal = state.withLock { state -> AsyncStream<Void>.Continuation? in
+            guard !state.isFinished else { return nil }
             state.snapshot = snapshot
-            for continuation in state.snapshotSubscribers.values { continuation.yield(snapshot) }
+            if state.fanOutSignal == nil && state.snapshotSubscribers.count <= Self.directSnapshotSubscribers {
+                for continuation in state.snapshotSubscribers.values { continuation.yield(snapshot) }
+                return nil
+            }
+            if state.fanOutSignal == nil { startFanOut(&state) }
+            guard !state.fanOutPending else { return nil } // the next round takes this one too
+            state.fanOutPending = true
+            return state.fanOutSignal
         }
+        signal?.yield(())
+    }
+
+    /// Switches snapshot delivery to a fan-out task, for good (called under the lock).
+    @usableFromInline func startFanOut(_ state: inout State) {
+        let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        state.fanOutSignal = signal
+        Task { [self] in
+            var delivered: UInt64? // nothing handed out by the task yet
+            for await _ in signals {
+                delivered = fanOutRound(after: delivered)
+            }
+            _ = fanOutRound(after: delivered) // the last list, then the end of every stream
+        }
+    }
+
+    /// Hands the newest snapshot, if newer than `delivered`, to every subscriber that does not
+    /// have it yet; after ``finish(finalStatus:)``, also finishes every snapshot stream.
+    /// Returns the version handed out.
+    @usableFromInline func fanOutRound(after delivered: UInt64?) -> UInt64 {
+        let (snapshot, receivers, finished) = state.withLock { state in
+            state.fanOutPending = false
+            let snapshot = state.snapshot
+            var receivers: [AsyncStream<FeedSnapshot<Item>>.Continuation] = []
+            if delivered.map({ snapshot.version > $0 }) ?? true {
+                receivers.reserveCapacity(state.snapshotSubscribers.count)
+                for (id, continuation) in state.snapshotSubscribers {
+                    if let joined = state.joinedVersions[id] {
+                        if joined >= snapshot.version { continue }
+                        state.joinedVersions[id] = nil
+                    }
+                    receivers.append(continuation)
+                }
+            }
+            let finished = state.isFinished ? Array(state.snapshotSubscribers.values) : []
+            if state.isFinished {
+                state.snapshotSubscribers = [:]
+                state.joinedVersions = [:]
+            }
+            return (snapshot, receivers, finished)
+        }
+        for continuation in receivers { continuation.yield(snapshot) }
+        for continuation in finished { continuation.finish() }
+        return max(delivered ?? 0, snapshot.version)
     }
 
     @inlinable func publish(_ status: FeedStatus) {
@@ -126,6 +204,7 @@
     /// snapshot and status and finish at once.
     @inlinable func finish(finalStatus: FeedStatus) {
         let subscribers = state.withLock { state -> (
+            fanOutSignal: AsyncStream<Void>.Continuation?,
             snapshots: [AsyncStream<FeedSnapshot<Item>>.Continuation],
             statuses: [AsyncStream<FeedStatus>.Continuation],
             events: [AsyncStream<FeedEvent>.Continuation],
@@ -137,16 +216,21 @@
                 state.status = finalStatus
                 for continuation in state.statusSubscribers.values { continuation.yield(finalStatus) }
             }
+            // With a fan-out task, it hands out the last list and then finishes the snapshot
+            // streams itself, so that no subscriber misses the list the feed closed with.
+            let fanOutSignal = state.fanOutSignal
             defer {
-                state.snapshotSubscribers = [:]
+                if fanOutSignal == nil { state.snapshotSubscribers = [:] }
                 state.statusSubscribers = [:]
                 state.eventSubscribers = [:]
                 state.diagnosticSubscribers = [:]
             }
-            return (Array(state.snapshotSubscribers.values), Array(state.statusSubscribers.values),
+            return (fanOutSignal, fanOutSignal == nil ? Array(state.snapshotSubscribers.values) : [],
+                    Array(state.statusSubscribers.values),
                     Array(state.eventSubscribers.values), Array(state.diagnosticSubscribers.values))
         }
         guard let subscribers else { return }
+        subscribers.fanOutSignal?.finish()
         subscribers.snapshots.forEach { $0.finish() }
         subscribers.statuses.forEach { $0.finish() }
         subscribers.events.forEach { $0.finish() }

@@ -23,6 +23,30 @@ struct OutputStreamTests {
         #expect(feed.subscriberCounts.snapshots == 5)
     }
 
+    @Test("beyond eight subscribers a fan-out task delivers: newest list to all, versions in order, the last list before the end")
+    func fanOutToManySubscribers() async {
+        source.enqueue(pageResponse(0, latency: .zero), pageResponse(1, latency: .zero), pageResponse(2, latency: .zero))
+        source.enqueue(pageResponse(3, latency: .zero))
+        let feed = PostFeed(source: source, clock: clock, configuration: configuration())
+        await initialLoadEnded(feed)
+        let early = (0..<12).map { _ in StreamRecorder(feed.snapshots) }
+        #expect(await feed.loadMore() == .completed(.loadMore, applied: 15))
+        let late = StreamRecorder(feed.snapshots) // joins once the fan-out task delivers
+        #expect(await late.waitForCount(1).first?.count == 30)
+        #expect(await feed.loadMore() == .completed(.loadMore, applied: 15))
+        for recorder in early + [late] {
+            #expect(await recorder.waitFor { $0.count == 45 } != nil)
+        }
+        #expect(await feed.loadMore() == .completed(.loadMore, applied: 15))
+        await feed.close() // the list of 60 must still reach everyone, then every stream ends
+        for recorder in early + [late] {
+            let versions = await recorder.waitForFinish().map(\.version)
+            #expect(versions == versions.sorted() && Set(versions).count == versions.count, "\(versions)")
+            #expect(recorder.last?.count == 60)
+        }
+        #expect(feed.subscriberCounts.snapshots == 0)
+    }
+
     @Test("a slow subscriber skips to the newest snapshot and can tell what changed")
     func slowSubscriberSkips() async {
         source.enqueue(pageResponse(0, latency: .zero), pageResponse(1, latency: .zero), pageResponse(2, latency: .zero))
