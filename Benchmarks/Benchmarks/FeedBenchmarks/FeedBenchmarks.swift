@@ -28,7 +28,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // Scenario 1: one page appended to a feed of 1k, 100k and 1M items, one subscriber.
     for length in [1_000, 100_000, 1_000_000] {
-        let firstPage = makeItems(length)
+        let firstPage = makeItems(length, of: FeedItem.self)
         // Each feed takes 10% more items (at most 500 pages) before it is made anew, so
         // that the length stays what the name says.
         let pagesPerFeed = max(5, min(length / 200, 500))
@@ -62,7 +62,7 @@ let benchmarks: @Sendable () -> Void = {
                     metrics: smoke ? [] : [.wallClock, .mallocCountTotal], maxIterations: 200,
                     skip: smoke)
             ) { _ in
-                blackHole(await runDelivery(contender, pages: 100, subscribers: subscribers))
+                blackHole(await runDelivery(contender, of: FeedItem.self, pages: 100, subscribers: subscribers))
             }
         }
     }

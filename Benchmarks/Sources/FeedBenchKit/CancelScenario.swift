@@ -26,14 +26,17 @@ public func makeCancelHarness(_ contender: Contender) async -> any CancelHarness
 }
 
 final class EngineCancelHarness: CancelHarness {
-    let controller: EngineFeed
+    let controller: EngineFeed<FeedItem>
     var events: AsyncStream<FeedEvent>.Iterator
     var loadMore: Task<LoadResult, Never>?
     var refresh: Task<LoadResult, Never>?
 
     init(source: HangingLoadMoreSource) async {
-        controller = EngineFeed(source: source, configuration: engineConfiguration(loadsInitialPage: true))
+        // Subscribed before the first load starts: a load that ends before the subscription
+        // (the source answers at once) would leave no `ended` for `waitFor` to see.
+        controller = EngineFeed(source: source, configuration: engineConfiguration(loadsInitialPage: false))
         events = controller.events.makeAsyncIterator()
+        _ = await controller.refresh()
         await waitFor(.refresh, ended: true)
     }
 
@@ -69,7 +72,7 @@ final class EngineCancelHarness: CancelHarness {
 }
 
 final class SeedCancelHarness: CancelHarness {
-    let feed: SeedPortFeed
+    let feed: SeedPortFeed<FeedItem>
     var ends: AsyncStream<FeedSide>.Iterator
     var loadMore: Task<Void, Never>?
     var refresh: Task<Void, Never>?
@@ -108,7 +111,7 @@ final class SeedCancelHarness: CancelHarness {
 }
 
 final class CombineCancelHarness: CancelHarness {
-    let feed: CombinePortFeed
+    let feed: CombinePortFeed<FeedItem>
     private var footerEnded: ContinuousClock.Instant?
     private var subscription: AnyCancellable?
 

@@ -15,11 +15,11 @@ import OpenCombine
 ///
 /// Everything runs synchronously on the thread that sends the pull, as Combine does without a
 /// scheduler. Not `Sendable`: one task owns it, as the main thread owns a view model.
-public final class CombinePortFeed {
-    public typealias Service = (FeedSide) -> AnyPublisher<[FeedItem], Never>
+public final class CombinePortFeed<Item: BenchItem> {
+    public typealias Service = (FeedSide) -> AnyPublisher<[Item], Never>
 
     /// The list (`tableData`).
-    public let tableData = CurrentValueSubject<[FeedItem], Never>([])
+    public let tableData = CurrentValueSubject<[Item], Never>([])
     /// Fires when the header should stop spinning.
     public let endHeaderRefreshing: AnyPublisher<Bool, Never>
     /// Fires when the footer should stop spinning.
@@ -63,7 +63,7 @@ public final class CombinePortFeed {
     }
 
     /// A Combine port whose service answers at once from `source`'s prebuilt pages.
-    public convenience init(loadsInitialPage: Bool = true, source: ImmediateSource) {
+    public convenience init(loadsInitialPage: Bool = true, source: ImmediateSource<Item>) {
         self.init(loadsInitialPage: loadsInitialPage) { side in
             Just(side == .refresh ? source.firstPage : source.page).eraseToAnyPublisher()
         }

@@ -24,4 +24,5 @@ public func engineConfiguration(loadsInitialPage: Bool) -> FeedConfiguration {
     }
 }
 
-public typealias EngineFeed = FeedController<FeedItem, Int>
+/// The engine over the benchmarks' items, with the sources' `Int` cursors.
+public typealias EngineFeed<Item: BenchItem> = FeedController<Item, Int>

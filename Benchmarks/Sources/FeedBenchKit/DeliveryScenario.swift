@@ -27,8 +27,14 @@ extension Duration {
 /// `subscribers` subscribers, each its own task (the Combine port's are synchronous sinks, as
 /// Combine has them). Returns `nil` for the floor with more than one subscriber: the floor
 /// has exactly one consumer.
-public func runDelivery(_ contender: Contender, pages: Int, subscribers: Int) async -> DeliveryResult? {
-    let source = ImmediateSource(firstPage: makeItems(benchPageSize))
+///
+/// The pages hold `Item`s. Specialized for both item types, as `makeAppendHarness` is.
+@_specialize(where Item == FeedItem)
+@_specialize(where Item == PostItem)
+public func runDelivery<Item: BenchItem>(
+    _ contender: Contender, of _: Item.Type, pages: Int, subscribers: Int
+) async -> DeliveryResult? {
+    let source = ImmediateSource<Item>(firstPage: makeItems(benchPageSize))
     let target = benchPageSize * (pages + 1)
     switch contender {
     case .engine:
@@ -58,7 +64,7 @@ public func runDelivery(_ contender: Contender, pages: Int, subscribers: Int) as
     case .seedPort:
         let feed = SeedPortFeed(source: source)
         await feed.refresh()
-        var streams: [AsyncStream<[FeedItem]>] = []
+        var streams: [AsyncStream<[Item]>] = []
         for _ in 0..<subscribers { streams.append(await feed.subscribe()) }
         let start = ContinuousClock.now
         let deliveries = await withTaskGroup(of: Int.self) { group in
@@ -96,7 +102,7 @@ public func runDelivery(_ contender: Contender, pages: Int, subscribers: Int) as
 
     case .floor:
         guard subscribers == 1 else { return nil }
-        let (stream, consumer) = AsyncStream.makeStream(of: [FeedItem].self)
+        let (stream, consumer) = AsyncStream.makeStream(of: [Item].self)
         let start = ContinuousClock.now
         let deliveries = await withTaskGroup(of: Int.self) { group in
             group.addTask {

@@ -5,23 +5,23 @@ import AsyncPaging
 /// `AsyncStream`. No tasks, no actor, no cancellation, no events: a lower bound, not a rival.
 ///
 /// Not `Sendable`: one task owns it, as one task would own a plain array.
-public final class FloorFeed {
-    public private(set) var items: [FeedItem] = []
+public final class FloorFeed<Item: BenchItem> {
+    public private(set) var items: [Item] = []
 
-    private let continuation: AsyncStream<[FeedItem]>.Continuation
-    private let source: any PageSource<FeedItem, Int>
+    private let continuation: AsyncStream<[Item]>.Continuation
+    private let source: any PageSource<Item, Int>
     private let clock: any Clock<Duration> = ContinuousClock()
     private var next: Int?
 
     /// A floor that hands every page to `consumer`, the continuation of the one stream.
-    public init(source: some PageSource<FeedItem, Int>, consumer: AsyncStream<[FeedItem]>.Continuation) {
+    public init(source: some PageSource<Item, Int>, consumer: AsyncStream<[Item]>.Continuation) {
         self.source = source
         self.continuation = consumer
     }
 
     /// A floor and the stream of its pages, in order: the one consumer.
-    public static func make(source: some PageSource<FeedItem, Int>) -> (feed: FloorFeed, pages: AsyncStream<[FeedItem]>) {
-        let (pages, consumer) = AsyncStream.makeStream(of: [FeedItem].self)
+    public static func make(source: some PageSource<Item, Int>) -> (feed: FloorFeed<Item>, pages: AsyncStream<[Item]>) {
+        let (pages, consumer) = AsyncStream.makeStream(of: [Item].self)
         return (FloorFeed(source: source, consumer: consumer), pages)
     }
 

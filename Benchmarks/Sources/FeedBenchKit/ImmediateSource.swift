@@ -5,23 +5,27 @@ import AsyncPaging
 ///
 /// Returning prebuilt arrays keeps the source out of the malloc counts: what is counted is
 /// what the contender does with a page, not how the page was made.
-public struct ImmediateSource: PageSource {
-    public let firstPage: [FeedItem]
-    public let page: [FeedItem]
+public struct ImmediateSource<Item: BenchItem>: PageSource {
+    public let firstPage: [Item]
+    public let page: [Item]
 
-    public init(firstPage: [FeedItem], page: [FeedItem] = makeItems(benchPageSize)) {
+    public init(firstPage: [Item], page: [Item] = makeItems(benchPageSize)) {
         self.firstPage = firstPage
         self.page = page
     }
 
-    public func page(for request: PageRequest<Int>) async throws -> Page<FeedItem, Int> {
+    // The engine and the floor call it through `any PageSource`: see `makeAppendHarness`.
+    @_specialize(where Item == FeedItem)
+    @_specialize(where Item == PostItem)
+    public func page(for request: PageRequest<Int>) async throws -> Page<Item, Int> {
         guard let cursor = request.cursor else { return Page(items: firstPage, next: 1) }
         return Page(items: page, next: cursor + 1)
     }
 }
 
 /// A source whose first page answers at once and whose load-mores never answer: they wait
-/// until their task is cancelled, so a refresh always finds one in flight.
+/// until their task is cancelled, so a refresh always finds one in flight. Scenario 3 only,
+/// with ``FeedItem``s.
 public struct HangingLoadMoreSource: PageSource {
     public let firstPage: [FeedItem]
 

@@ -4,7 +4,7 @@ import AsyncPaging
 /// pages, all run concurrently (one child task per feed). Returns the feeds, still alive, so
 /// that the caller can measure what they hold.
 public func runManyFeeds(_ contender: Contender, count: Int, morePages: Int) async -> [KeptAlive] {
-    let source = ImmediateSource(firstPage: makeItems(benchPageSize))
+    let source = ImmediateSource<FeedItem>(firstPage: makeItems(benchPageSize))
     return await withTaskGroup(of: KeptAlive.self) { group in
         for _ in 0..<count {
             group.addTask {
@@ -41,7 +41,7 @@ public func runManyFeeds(_ contender: Contender, count: Int, morePages: Int) asy
 
 /// `count` feeds that have loaded nothing and have no subscriber: what an idle feed costs.
 public func makeIdleFeeds(_ contender: Contender, count: Int) -> [AnyObject] {
-    let source = ImmediateSource(firstPage: makeItems(benchPageSize))
+    let source = ImmediateSource<FeedItem>(firstPage: makeItems(benchPageSize))
     return (0..<count).map { _ -> AnyObject in
         switch contender {
         case .engine:
@@ -58,15 +58,15 @@ public func makeIdleFeeds(_ contender: Contender, count: Int) -> [AnyObject] {
 
 /// A floor feed together with its stream, which holds the pages nobody consumed.
 final class FloorHolder {
-    let feed: FloorFeed
+    let feed: FloorFeed<FeedItem>
     let pages: AsyncStream<[FeedItem]>
 
-    init(feed: FloorFeed, pages: AsyncStream<[FeedItem]>) {
+    init(feed: FloorFeed<FeedItem>, pages: AsyncStream<[FeedItem]>) {
         self.feed = feed
         self.pages = pages
     }
 
-    convenience init(_ made: (feed: FloorFeed, pages: AsyncStream<[FeedItem]>)) {
+    convenience init(_ made: (feed: FloorFeed<FeedItem>, pages: AsyncStream<[FeedItem]>)) {
         self.init(feed: made.feed, pages: made.pages)
     }
 }

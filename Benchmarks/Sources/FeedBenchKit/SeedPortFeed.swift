@@ -8,13 +8,13 @@ import AsyncPaging
 ///   (`flatMapLatest`) and the other side's (`takeUntil`).
 /// - Every subscriber gets the full array on every change, through an unbounded stream (the
 ///   relay's observers see every value). The end-of-loading events are pushed the same way.
-public actor SeedPortFeed {
-    public typealias Fetch = @Sendable (_ side: FeedSide, _ page: Int) async throws -> [FeedItem]
+public actor SeedPortFeed<Item: BenchItem> {
+    public typealias Fetch = @Sendable (_ side: FeedSide, _ page: Int) async throws -> [Item]
 
     private let fetch: Fetch
-    private var items: [FeedItem] = []
+    private var items: [Item] = []
     private var pageNumber = 0
-    private var listSubscribers: [AsyncStream<[FeedItem]>.Continuation] = []
+    private var listSubscribers: [AsyncStream<[Item]>.Continuation] = []
     private var endSubscribers: [AsyncStream<FeedSide>.Continuation] = []
     private var headerTask: Task<Void, Never>?
     private var footerTask: Task<Void, Never>?
@@ -24,7 +24,7 @@ public actor SeedPortFeed {
     }
 
     /// A seed port over `source`: the same pages the engine gets.
-    public init(source: some PageSource<FeedItem, Int>) {
+    public init(source: some PageSource<Item, Int>) {
         let clock: any Clock<Duration> = ContinuousClock()
         self.init { side, page in
             let request = PageRequest<Int>(
@@ -36,8 +36,8 @@ public actor SeedPortFeed {
     public var count: Int { items.count }
 
     /// The list: the current array first, then every new array.
-    public func subscribe() -> AsyncStream<[FeedItem]> {
-        let (stream, continuation) = AsyncStream.makeStream(of: [FeedItem].self)
+    public func subscribe() -> AsyncStream<[Item]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [Item].self)
         continuation.yield(items)
         listSubscribers.append(continuation)
         return stream
@@ -81,14 +81,14 @@ public actor SeedPortFeed {
         await task.value
     }
 
-    private func replace(with page: [FeedItem]) {
+    private func replace(with page: [Item]) {
         items = page
         pageNumber = 0
         publish()
         end(.refresh)
     }
 
-    private func append(_ page: [FeedItem], number: Int) {
+    private func append(_ page: [Item], number: Int) {
         items = items + page
         pageNumber = number
         publish()

@@ -25,30 +25,45 @@ struct BenchRunner: Sendable {
     let quick: Bool
 
     func run() async {
-        await appendScenario()
-        await deliveryScenario()
+        await appendScenario(FeedItem.self, lengths: lengths)
+        await deliveryScenario(FeedItem.self)
         await cancelScenario()
         await manyFeedsScenario()
         await longFeedScenario()
+        // Scenarios 1 and 2 again with posts, after the rest, so that the figures above are
+        // taken exactly as they were before posts were added.
+        await appendScenario(PostItem.self, lengths: [1_000, 100_000])
+        await deliveryScenario(PostItem.self)
     }
 
     var lengths: [Int] { quick ? [1_000, 100_000] : [1_000, 100_000, 1_000_000] }
 
     /// Pages appended per round at `length`: a 10% window for short feeds, at most 500 pages.
     func pagesPerRound(_ length: Int) -> Int { max(5, min(length / 200, 500)) }
-    func rounds(_ length: Int) -> Int {
+    func rounds<Item: BenchItem>(_ length: Int, _: Item.Type) -> Int {
         if quick { return 3 }
-        return length <= 1_000 ? 201 : length <= 100_000 ? 21 : 5
+        if length <= 1_000 { return 201 }
+        // At 100k posts the seed and Combine ports copy 200k strings a page (a retain each, and
+        // a release each when the old list goes: milliseconds a page), so fewer rounds.
+        if length <= 100_000 { return Item.self == FeedItem.self ? 21 : 5 }
+        return 5
+    }
+
+    /// The start of a key: the scenario alone for `FeedItem` (the keys the table has always
+    /// read), the scenario and the item's name for any other item (`append.post`).
+    func keyPrefix<Item: BenchItem>(_ scenario: String, _: Item.Type) -> String {
+        Item.self == FeedItem.self ? scenario : "\(scenario).\(Item.benchName)"
     }
 
     // MARK: Scenario 1: append cost per page
 
-    func appendScenario() async {
+    func appendScenario<Item: BenchItem>(_ itemType: Item.Type, lengths: [Int]) async {
+        let prefix = keyPrefix("append", itemType)
         for length in lengths {
-            let firstPage = makeItems(length)
+            let firstPage = makeItems(length, of: itemType)
             var perPage: [Contender: [Double]] = [:]
             let pages = pagesPerRound(length)
-            for round in 0..<rounds(length) {
+            for round in 0..<rounds(length, itemType) {
                 let order = Contender.allCases.rotated(by: round)
                 for contender in order {
                     let harness = await makeAppendHarness(contender, firstPage: firstPage)
@@ -72,14 +87,15 @@ struct BenchRunner: Sendable {
             }
             let unit = pass == "mallocs" ? "mallocs_per_page" : "ns_per_page"
             for contender in Contender.allCases {
-                emit("append.\(contender).\(length).\(unit)", median(perPage[contender] ?? []))
+                emit("\(prefix).\(contender).\(length).\(unit)", median(perPage[contender] ?? []))
             }
         }
     }
 
     // MARK: Scenario 2: pages delivered end to end
 
-    func deliveryScenario() async {
+    func deliveryScenario<Item: BenchItem>(_ itemType: Item.Type) async {
+        let prefix = keyPrefix("deliver", itemType)
         let pages = quick ? 200 : 1_000
         for subscribers in [1, 100] {
             var rates: [Contender: [Double]] = [:]
@@ -89,7 +105,7 @@ struct BenchRunner: Sendable {
                 for contender in Contender.allCases.rotated(by: round) {
                     var result: DeliveryResult?
                     let count = await countingMallocs {
-                        result = await runDelivery(contender, pages: pages, subscribers: subscribers)
+                        result = await runDelivery(contender, of: itemType, pages: pages, subscribers: subscribers)
                     }
                     guard let result else { continue }
                     rates[contender, default: []].append(result.pagesPerSecond)
@@ -98,7 +114,7 @@ struct BenchRunner: Sendable {
                 }
             }
             for contender in Contender.allCases where rates[contender] != nil {
-                let key = "deliver.\(contender).\(subscribers)"
+                let key = "\(prefix).\(contender).\(subscribers)"
                 if pass == "mallocs" {
                     emit("\(key).mallocs_per_page", median(mallocs[contender]!))
                 } else {
@@ -210,7 +226,7 @@ struct BenchRunner: Sendable {
     func longFeedScenario() async {
         guard pass == "memory" else { return }
         let count = quick ? 100_000 : 1_000_000
-        let items = makeItems(count)
+        let items = makeItems(count, of: FeedItem.self)
         var before = Double(heap_stats_bytes_in_use())
         var array: [FeedItem]? = items.map { $0 } // a copy, exactly sized
         let arrayBytes = Double(heap_stats_bytes_in_use()) - before

@@ -20,6 +20,8 @@ func printTable(files: [String]) {
 
 struct Table {
     let values: [String: Double]
+    /// The middle of the post items' keys (`append.post.engine.100000.ns_per_page`).
+    let post = PostItem.benchName
 
     func value(_ key: String) -> Double? { values[key].flatMap { $0.isNaN || $0 < 0 ? nil : $0 } }
 
@@ -35,22 +37,14 @@ struct Table {
 
     func printAll() {
         let contenders = Contender.allCases
-        let lengths = [1_000, 100_000, 1_000_000]
-        print("#### 1. Append one page of 20 (one subscriber receives it)\n")
-        print("| contender | ns/page at 1k | at 100k | at 1M | mallocs/page at 1k | at 100k | at 1M |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for contender in contenders {
-            let times = lengths.map { text("append.\(contender).\($0).ns_per_page") }
-            let mallocs = lengths.map { text("append.\(contender).\($0).mallocs_per_page", digits: 1) }
-            print("| \(contender) | " + (times + mallocs).joined(separator: " | ") + " |")
-        }
+        print("#### 1. Append one page of 20 two-word items (16 bytes each; one subscriber receives it)\n")
+        printAppend(prefix: "append", lengths: [1_000, 100_000, 1_000_000])
+        print("\n#### 1b. Append one page of 20 post items (id + two heap strings)\n")
+        printAppend(prefix: "append.\(post)", lengths: [1_000, 100_000])
         print("\n#### 2. Pages delivered end to end (1,000 load-mores from one page)\n")
-        print("| contender | pages/s, 1 subscriber | pages/s, 100 subscribers | lists received per page per subscriber (100) | mallocs/page, 1 | mallocs/page, 100 |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: |")
-        for contender in contenders {
-            let key = "deliver.\(contender)"
-            print("| \(contender) | \(text("\(key).1.pages_per_s")) | \(text("\(key).100.pages_per_s")) | \(text("\(key).100.deliveries_per_page", digits: 2)) | \(text("\(key).1.mallocs_per_page", digits: 1)) | \(text("\(key).100.mallocs_per_page", digits: 1)) |")
-        }
+        printDelivery(prefix: "deliver")
+        print("\n#### 2b. Pages delivered end to end, post items\n")
+        printDelivery(prefix: "deliver.\(post)")
         print("\n#### 3. A refresh cancelling an in-flight load-more: from the call to the end event at a subscriber\n")
         print("| contender | median µs | mallocs |")
         print("| --- | ---: | ---: |")
@@ -75,6 +69,30 @@ struct Table {
         printTargets()
     }
 
+    /// Scenario 1's table: ns and mallocs per page at each length, from keys `prefix.contender.length.*`.
+    func printAppend(prefix: String, lengths: [Int]) {
+        let labels = lengths.map { $0 >= 1_000_000 ? "\($0 / 1_000_000)M" : "\($0 / 1_000)k" }
+        let columns = ["ns/page at \(labels[0])"] + labels.dropFirst().map { "at \($0)" }
+            + ["mallocs/page at \(labels[0])"] + labels.dropFirst().map { "at \($0)" }
+        print("| contender | " + columns.joined(separator: " | ") + " |")
+        print("| --- |" + String(repeating: " ---: |", count: columns.count))
+        for contender in Contender.allCases {
+            let times = lengths.map { text("\(prefix).\(contender).\($0).ns_per_page") }
+            let mallocs = lengths.map { text("\(prefix).\(contender).\($0).mallocs_per_page", digits: 1) }
+            print("| \(contender) | " + (times + mallocs).joined(separator: " | ") + " |")
+        }
+    }
+
+    /// Scenario 2's table, from keys `prefix.contender.subscribers.*`.
+    func printDelivery(prefix: String) {
+        print("| contender | pages/s, 1 subscriber | pages/s, 100 subscribers | lists received per page per subscriber (100) | mallocs/page, 1 | mallocs/page, 100 |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for contender in Contender.allCases {
+            let key = "\(prefix).\(contender)"
+            print("| \(contender) | \(text("\(key).1.pages_per_s")) | \(text("\(key).100.pages_per_s")) | \(text("\(key).100.deliveries_per_page", digits: 2)) | \(text("\(key).1.mallocs_per_page", digits: 1)) | \(text("\(key).100.mallocs_per_page", digits: 1)) |")
+        }
+    }
+
     func printTargets() {
         print("\n#### Targets\n")
         print("| figure | target | measured | met |")
@@ -88,10 +106,18 @@ struct Table {
             ratio("append.engine.1000000.ns_per_page", "append.engine.1000.ns_per_page"), digits: 2) { $0 <= 1.25 }
         row("seed port ÷ engine, per page at 100k", "≥ 50",
             ratio("append.seed-port.100000.ns_per_page", "append.engine.100000.ns_per_page"), digits: 1) { $0 >= 50 }
+        row("seed port ÷ engine, per page at 100k (post items)", "≥ 50",
+            ratio("append.\(post).seed-port.100000.ns_per_page", "append.\(post).engine.100000.ns_per_page"),
+            digits: 1) { $0 >= 50 }
         row("engine ÷ Combine port, pages/s (1 subscriber)", "≥ 2",
             ratio("deliver.engine.1.pages_per_s", "deliver.combine-port.1.pages_per_s"), digits: 2) { $0 >= 2 }
+        row("engine ÷ Combine port, pages/s (post items, 1 subscriber)", "≥ 2",
+            ratio("deliver.\(post).engine.1.pages_per_s", "deliver.\(post).combine-port.1.pages_per_s"), digits: 2) { $0 >= 2 }
         row("engine ÷ Combine port, pages/s (100 subscribers)", "≥ 2",
             ratio("deliver.engine.100.pages_per_s", "deliver.combine-port.100.pages_per_s"), digits: 2) { $0 >= 2 }
+        row("engine ÷ Combine port, pages/s (post items, 100 subscribers)", "≥ 2",
+            ratio("deliver.\(post).engine.100.pages_per_s", "deliver.\(post).combine-port.100.pages_per_s"),
+            digits: 2) { $0 >= 2 }
         for length in [1_000, 100_000, 1_000_000] {
             row("engine ÷ floor, per page at \(length / 1000)k", "≤ 3",
                 ratio("append.engine.\(length).ns_per_page", "append.floor.\(length).ns_per_page"), digits: 1) { $0 <= 3 }

@@ -24,7 +24,7 @@ if pass == "profile" {
     let contender = rest.first.flatMap(Contender.init(rawValue:)) ?? .engine
     let pages = rest.dropFirst().first.flatMap { Int($0) } ?? 10_000
     await Task.detached {
-        let harness = await makeAppendHarness(contender, firstPage: makeItems(1_000))
+        let harness = await makeAppendHarness(contender, firstPage: makeItems(1_000, of: FeedItem.self))
         for _ in 0..<10 { await harness.appendPage() }
         heap_stats_start_counting() // a marker for a debugger: the pages after it are the ones
         for _ in 0..<pages { await harness.appendPage() }
