@@ -30,6 +30,9 @@
         /// Subscribers that joined in fan-out mode, with the version their subscription started
         /// with: a round does not hand them that version (or an older one) again.
         @usableFromInline var joinedVersions: [UInt64: UInt64] = [:]
+        /// After ``finish(finalStatus:)`` in fan-out mode: the snapshot subscribers that the
+        /// fan-out task still owes the last list and the end of their stream.
+        @usableFromInline var closingSnapshotSubscribers: [UInt64: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
 
         @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadingSides: [FeedSide]) {
             self.snapshot = snapshot
@@ -151,10 +154,11 @@
         let (snapshot, receivers, finished) = state.withLock { state in
             state.fanOutPending = false
             let snapshot = state.snapshot
+            let audience = state.isFinished ? state.closingSnapshotSubscribers : state.snapshotSubscribers
             var receivers: [AsyncStream<FeedSnapshot<Item>>.Continuation] = []
             if delivered.map({ snapshot.version > $0 }) ?? true {
-                receivers.reserveCapacity(state.snapshotSubscribers.count)
-                for (id, continuation) in state.snapshotSubscribers {
+                receivers.reserveCapacity(audience.count)
+                for (id, continuation) in audience {
                     if let joined = state.joinedVersions[id] {
                         if joined >= snapshot.version { continue }
                         state.joinedVersions[id] = nil
@@ -162,9 +166,10 @@
                     receivers.append(continuation)
                 }
             }
-            let finished = state.isFinished ? Array(state.snapshotSubscribers.values) : []
+            var finished: [AsyncStream<FeedSnapshot<Item>>.Continuation] = []
             if state.isFinished {
-                state.snapshotSubscribers = [:]
+                finished = Array(audience.values)
+                state.closingSnapshotSubscribers = [:]
                 state.joinedVersions = [:]
             }
             return (snapshot, receivers, finished)
@@ -219,8 +224,9 @@
             // With a fan-out task, it hands out the last list and then finishes the snapshot
             // streams itself, so that no subscriber misses the list the feed closed with.
             let fanOutSignal = state.fanOutSignal
+            if fanOutSignal != nil { state.closingSnapshotSubscribers = state.snapshotSubscribers }
             defer {
-                if fanOutSignal == nil { state.snapshotSubscribers = [:] }
+                state.snapshotSubscribers = [:]
                 state.statusSubscribers = [:]
                 state.eventSubscribers = [:]
                 state.diagnosticSubscribers = [:]

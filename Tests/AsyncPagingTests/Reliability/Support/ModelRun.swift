@@ -51,7 +51,11 @@ final class ModelRun {
         diagnostics = SignallingRecorder(feed.diagnostics, progress: progress)
         snapshots = SignallingRecorder(feed.snapshots, progress: progress)
         statuses = SignallingRecorder(feed.statuses, progress: progress)
-        log("seed \(seed): \(Self.describe(configuration))")
+        // A third of the runs start with a crowd of 8 more subscribers: with 9, snapshots go
+        // through the broadcaster's fan-out task, which every check below then covers too.
+        let crowd = random.chance(33) ? 8 : 0
+        for _ in 0..<crowd { subscribers.append(ModelSubscriber(feed, model: model)) }
+        log("seed \(seed): \(Self.describe(configuration))\(crowd > 0 ? ", \(crowd) more subscribers" : "")")
     }
 
     static func randomConfiguration(using random: inout SplitMix64) -> FeedConfiguration {
