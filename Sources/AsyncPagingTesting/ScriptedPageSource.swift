@@ -70,8 +70,8 @@ public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendabl
         var queue: [Response] = []
         var requests: [PageRequest<Cursor>] = []
         var completed = 0
-        var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-        var completionWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var requestWaits = PendingWaits<Int, Bool>()
+        var completionWaits = PendingWaits<Int, Bool>()
     }
 
     private let state = Locked(State())
@@ -98,40 +98,40 @@ public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendabl
     /// The number of requests whose answer has been returned or thrown (cancelled ones too).
     public var completedCount: Int { state.withLock { $0.completed } }
 
-    /// Suspends until at least `count` requests have been received.
-    public func waitForRequests(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.requests.count >= count { return true }
-                state.requestWaiters.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+    /// The number of waits suspended now, for the test kit's own tests.
+    package var pendingWaitCount: Int { state.withLock { $0.requestWaits.count + $0.completionWaits.count } }
+
+    /// Suspends until at least `count` requests have been received, and returns `true`.
+    ///
+    /// If the waiting task is cancelled first (also before the call), it returns `false` at
+    /// once, so a test that waits for a request that never comes ends by its time limit
+    /// (`.timeLimit`) instead of hanging the run.
+    @discardableResult
+    public func waitForRequests(_ count: Int) async -> Bool {
+        await state.wait(
+            in: \.requestWaits, for: count,
+            satisfied: { $0.requests.count >= count ? true : nil },
+            cancelled: { _ in false })
     }
 
-    /// Suspends until at least `count` requests have returned or thrown their answer.
-    public func waitForCompletions(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.completed >= count { return true }
-                state.completionWaiters.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+    /// Suspends until at least `count` requests have returned or thrown their answer, and
+    /// returns `true`; returns `false` at once if the waiting task is cancelled first.
+    @discardableResult
+    public func waitForCompletions(_ count: Int) async -> Bool {
+        await state.wait(
+            in: \.completionWaits, for: count,
+            satisfied: { $0.completed >= count ? true : nil },
+            cancelled: { _ in false })
     }
 
     public func page(for request: PageRequest<Cursor>) async throws -> Page<Item, Cursor> {
-        let (response, waiters) = state.withLock { state -> (Response?, [CheckedContinuation<Void, Never>]) in
+        let (response, waits) = state.withLock { state in
             state.requests.append(request)
             let response = state.queue.isEmpty ? nil : state.queue.removeFirst()
             let count = state.requests.count
-            let ready = state.requestWaiters.filter { $0.count <= count }.map(\.continuation)
-            state.requestWaiters.removeAll { $0.count <= count }
-            return (response, ready)
+            return (response, state.requestWaits.takeSatisfied { $0 <= count ? true : nil })
         }
-        waiters.forEach { $0.resume() }
+        waits.forEach { $0.continuation.resume(returning: $0.value) }
         defer { markCompleted() }
         guard let response = response ?? responder?(request) else { throw UnscriptedRequest(request: request) }
         if case .hang = response.result {
@@ -156,13 +156,12 @@ public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendabl
     }
 
     private func markCompleted() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waits = state.withLock { state in
             state.completed += 1
-            let ready = state.completionWaiters.filter { $0.count <= state.completed }.map(\.continuation)
-            state.completionWaiters.removeAll { $0.count <= state.completed }
-            return ready
+            let completed = state.completed
+            return state.completionWaits.takeSatisfied { $0 <= completed ? true : nil }
         }
-        waiters.forEach { $0.resume() }
+        waits.forEach { $0.continuation.resume(returning: $0.value) }
     }
 
     private static func sleepForever(on clock: any Clock<Duration>) async throws {

@@ -3,7 +3,8 @@ import AsyncPaging
 /// Collects the values of an `AsyncStream` for assertions, and lets a test wait for them.
 ///
 /// The recorder starts reading as soon as it is made. Waiting suspends until the values
-/// arrive (or the stream finishes); nothing polls.
+/// arrive (or the stream finishes); nothing polls. Every wait also ends when the waiting task
+/// is cancelled, returning what it has so far.
 ///
 /// ```swift
 /// let events = StreamRecorder(feed.events)
@@ -11,15 +12,13 @@ import AsyncPaging
 /// #expect(await events.waitForCount(2) == [.began(.refresh), .ended(.refresh, .completed)])
 /// ```
 public final class StreamRecorder<Element: Sendable>: Sendable {
-    private struct Waiter {
-        let isSatisfied: @Sendable ([Element], Bool) -> Bool
-        let continuation: CheckedContinuation<[Element], Never>
-    }
+    /// What a wait waits for: a condition on the values so far and whether the stream finished.
+    private typealias Condition = @Sendable ([Element], Bool) -> Bool
 
     private struct State {
         var values: [Element] = []
         var isFinished = false
-        var waiters: [Waiter] = []
+        var waits = PendingWaits<Condition, [Element]>()
     }
 
     private let state = Locked(State())
@@ -52,51 +51,51 @@ public final class StreamRecorder<Element: Sendable>: Sendable {
 
     /// Suspends until at least `count` values have arrived, or the stream finished, and
     /// returns all values so far.
+    ///
+    /// If the waiting task is cancelled first (also before the call), it returns the values so
+    /// far at once, so a test that expects more values than come ends by its time limit
+    /// (`.timeLimit`) instead of hanging the run. The same holds for every wait of the recorder.
     @discardableResult
     public func waitForCount(_ count: Int) async -> [Element] {
         await wait { values, finished in values.count >= count || finished }
     }
 
     /// Suspends until a recorded value satisfies `predicate` (or the stream finished) and
-    /// returns the first such value, or `nil` if the stream finished without one.
+    /// returns the first such value, or `nil` if the stream finished without one (or the
+    /// waiting task was cancelled before one arrived).
     @discardableResult
     public func waitFor(_ predicate: @escaping @Sendable (Element) -> Bool) async -> Element? {
         let values = await wait { values, finished in finished || values.contains(where: predicate) }
         return values.first(where: predicate)
     }
 
-    /// Suspends until the stream finishes and returns every value.
+    /// Suspends until the stream finishes and returns every value; if the waiting task is
+    /// cancelled first, returns the values so far.
     @discardableResult
     public func waitForFinish() async -> [Element] {
         await wait { _, finished in finished }
     }
+
+    /// The number of waits suspended now, for the test kit's own tests.
+    package var pendingWaitCount: Int { state.withLock { $0.waits.count } }
 
     /// Stops reading; the stream's subscription ends.
     public func cancel() {
         reader.withLock { $0?.cancel() }
     }
 
-    private func wait(until isSatisfied: @escaping @Sendable ([Element], Bool) -> Bool) async -> [Element] {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> [Element]? in
-                if isSatisfied(state.values, state.isFinished) { return state.values }
-                state.waiters.append(Waiter(isSatisfied: isSatisfied, continuation: continuation))
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
+    private func wait(until isSatisfied: @escaping Condition) async -> [Element] {
+        await state.wait(
+            in: \.waits, for: isSatisfied,
+            satisfied: { isSatisfied($0.values, $0.isFinished) ? $0.values : nil },
+            cancelled: { $0.values })
     }
 
     private func update(_ change: (inout State) -> Void) {
-        let ready = state.withLock { state -> [(CheckedContinuation<[Element], Never>, [Element])] in
+        let ready = state.withLock { state in
             change(&state)
-            var ready: [(CheckedContinuation<[Element], Never>, [Element])] = []
-            state.waiters.removeAll { waiter in
-                guard waiter.isSatisfied(state.values, state.isFinished) else { return false }
-                ready.append((waiter.continuation, state.values))
-                return true
-            }
-            return ready
+            let (values, finished) = (state.values, state.isFinished)
+            return state.waits.takeSatisfied { isSatisfied in isSatisfied(values, finished) ? values : nil }
         }
         for (continuation, values) in ready { continuation.resume(returning: values) }
     }

@@ -6,7 +6,8 @@ import AsyncPaging
 /// due ones in deadline order (ties in the order they went to sleep), moving ``now`` to each
 /// deadline. Nothing here yields or polls: ``waitForSleepers(_:)`` suspends until enough
 /// sleepers have registered, so a test says "wait until the source sleeps, then move time"
-/// and gets the same run every time, however busy the machine.
+/// and gets the same run every time, however busy the machine. A wait whose task is cancelled
+/// returns `false` at once, so a wrong expectation fails by the test's time limit, not a hang.
 ///
 /// ```swift
 /// let clock = TestClock()
@@ -46,27 +47,21 @@ public final class TestClock: Clock, Sendable {
         var entry: Entry
     }
 
-    private struct CountWaiter {
-        let count: Int
-        let continuation: CheckedContinuation<Void, Never>
-    }
-
     private struct State {
         var now: Instant
         var sleepers: [Sleeper] = []
         var nextID: UInt64 = 0
-        var countWaiters: [CountWaiter] = []
+        /// The ``waitForSleepers(_:)`` calls waiting, with the count each waits for.
+        var countWaits = PendingWaits<Int, Bool>()
 
         var sleepingCount: Int {
             sleepers.count { if case .sleeping = $0.entry { true } else { false } }
         }
 
-        /// Removes and returns the waiters whose count has been reached.
-        mutating func takeSatisfiedWaiters() -> [CountWaiter] {
+        /// Removes and returns the waits whose count has been reached.
+        mutating func takeSatisfiedWaits() -> [(continuation: CheckedContinuation<Bool, Never>, value: Bool)] {
             let count = sleepingCount
-            let satisfied = countWaiters.filter { $0.count <= count }
-            countWaiters.removeAll { $0.count <= count }
-            return satisfied
+            return countWaits.takeSatisfied { $0 <= count ? true : nil }
         }
     }
 
@@ -94,7 +89,7 @@ public final class TestClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Registration { case sleeping([CountWaiter]), due, cancelled }
+                enum Registration { case sleeping([(continuation: CheckedContinuation<Bool, Never>, value: Bool)]), due, cancelled }
                 let registration = state.withLock { state -> Registration in
                     guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return .cancelled }
                     if case .cancelledWhileRegistering = state.sleepers[index].entry {
@@ -106,10 +101,10 @@ public final class TestClock: Clock, Sendable {
                         return .due
                     }
                     state.sleepers[index].entry = .sleeping(continuation)
-                    return .sleeping(state.takeSatisfiedWaiters())
+                    return .sleeping(state.takeSatisfiedWaits())
                 }
                 switch registration {
-                case .sleeping(let waiters): waiters.forEach { $0.continuation.resume() }
+                case .sleeping(let waits): waits.forEach { $0.continuation.resume(returning: $0.value) }
                 case .due: continuation.resume()
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 }
@@ -180,16 +175,21 @@ public final class TestClock: Clock, Sendable {
     /// The earliest deadline of a sleeping task, if any.
     public var nextDeadline: Instant? { pendingDeadlines.first }
 
-    /// Suspends until at least `count` tasks are sleeping on this clock; returns at once if
-    /// they already are. It never polls: the sleep that makes the count resumes it.
-    public func waitForSleepers(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.sleepingCount >= count { return true }
-                state.countWaiters.append(CountWaiter(count: count, continuation: continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+    /// The number of ``waitForSleepers(_:)`` calls waiting now, for the test kit's own tests.
+    package var pendingWaitCount: Int { state.withLock { $0.countWaits.count } }
+
+    /// Suspends until at least `count` tasks are sleeping on this clock, and returns `true`;
+    /// returns at once if they already are. It never polls: the sleep that makes the count
+    /// resumes it.
+    ///
+    /// If the waiting task is cancelled first (also before the call), it returns `false` at
+    /// once, so a test that waits for a sleeper that never comes ends by its time limit
+    /// (`.timeLimit`) instead of hanging the run.
+    @discardableResult
+    public func waitForSleepers(_ count: Int = 1) async -> Bool {
+        await state.wait(
+            in: \.countWaits, for: count,
+            satisfied: { $0.sleepingCount >= count ? true : nil },
+            cancelled: { _ in false })
     }
 }
