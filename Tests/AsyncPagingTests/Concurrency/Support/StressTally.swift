@@ -1,0 +1,41 @@
+import AsyncPaging
+
+/// The stress test's counters and findings, shared by its tasks and readable by the stall
+/// detector's thread (a lock of the test's own, never one the engine holds).
+final class StressTally: Sendable {
+    struct Counts: Sendable {
+        var callsStarted = 0
+        var callsReturned = 0
+        var sends = 0
+        var closes = 0
+        var subscriptions = 0
+        var cancelledSubscribers = 0
+        var brokenSubscribers = 0
+        var droppedStreams = 0
+        var rounds = 0
+        var fetches = 0
+    }
+
+    private let state = Locked((counts: Counts(), problems: [String]()))
+
+    var counts: Counts { state.withLock { $0.counts } }
+    var problems: [String] { state.withLock { $0.problems } }
+
+    func count(_ change: (inout Counts) -> Void) {
+        state.withLock { change(&$0.counts) }
+    }
+
+    func problem(_ message: String) {
+        state.withLock { $0.problems.append(message) }
+    }
+
+    var summary: String {
+        let counts = self.counts
+        return """
+            \(counts.rounds) rounds, \(counts.callsReturned) awaited calls (of \(counts.callsStarted) started), \
+            \(counts.sends) sends, \(counts.closes) closes, \(counts.fetches) fetches, \
+            \(counts.subscriptions) subscriptions (\(counts.cancelledSubscribers) left by task cancellation, \
+            \(counts.brokenSubscribers) by break, \(counts.droppedStreams) dropped unread)
+            """
+    }
+}
