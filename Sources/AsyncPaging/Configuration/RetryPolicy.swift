@@ -36,21 +36,25 @@ public struct RetryPolicy: Sendable, Hashable {
     public static let none = RetryPolicy(maximumAttempts: 1)
 
     /// The delay before retry number `retryNumber` (1 for the first retry).
+    ///
+    /// Never traps: a `retryNumber` below 1 is taken as 1, a `randomUnit` outside `0..<1` is
+    /// clamped into it (NaN counts as 0), and a delay beyond ``Duration/longestTimerDelay``
+    /// (about 100 years) is shortened to it, so that no clock's arithmetic overflows.
     /// - Parameter randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
     public func backoff(beforeRetry retryNumber: Int, randomUnit: Double = 0) -> Duration {
-        precondition(retryNumber >= 1, "retry numbers start at 1")
         let initial = initialBackoff.secondsValue
-        let maximum = maximumBackoff.secondsValue
-        var seconds = initial
+        let maximum = min(maximumBackoff.secondsValue, Duration.longestTimerDelay.secondsValue)
+        var seconds = min(initial, maximum)
         var step = 1
         while step < retryNumber && seconds < maximum {
             seconds *= multiplier
             step += 1
         }
-        seconds = min(seconds, maximum)
-        let unit = min(max(randomUnit, 0), 1)
+        seconds = min(seconds, maximum) // also catches a product that overflowed to infinity
+        let unit = randomUnit.isNaN ? 0 : min(max(randomUnit, 0), 1)
+        let jitter = jitter.isFinite ? min(max(jitter, 0), 1) : 0
         seconds -= seconds * jitter * unit
-        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+        return .saturating(seconds: seconds)
     }
 
     func validate() throws(FeedConfigurationError) {
@@ -65,9 +69,26 @@ public struct RetryPolicy: Sendable, Hashable {
 }
 
 extension Duration {
+    /// The longest delay the controller sleeps for at once: about 100 years. A longer timeout or
+    /// backoff (say `.seconds(Int64.max)`, meaning "for ever") is shortened to it, because adding
+    /// it to a clock's `now` would overflow the clock's arithmetic and trap.
+    @usableFromInline static let longestTimerDelay: Duration = .seconds(100 * 365 * 24 * 3_600)
+
+    /// `self`, shortened to ``longestTimerDelay``.
+    @inlinable var boundedForTimers: Duration { min(self, .longestTimerDelay) }
+
     /// The duration in seconds, as a `Double`.
-    var secondsValue: Double {
+    @usableFromInline var secondsValue: Double {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+
+    /// `seconds` as a duration, clamped to `0...longestTimerDelay` (NaN gives zero).
+    @usableFromInline static func saturating(seconds: Double) -> Duration {
+        guard seconds > 0 else { return .zero } // also NaN
+        let bounded = min(seconds, Duration.longestTimerDelay.secondsValue)
+        let whole = bounded.rounded(.down)
+        let attoseconds = Int64(((bounded - whole) * 1e18).rounded())
+        return Duration(secondsComponent: Int64(whole), attosecondsComponent: attoseconds)
     }
 }
