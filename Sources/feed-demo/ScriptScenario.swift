@@ -241,12 +241,9 @@ struct ScriptScenario {
         return seen
     }
 
-    /// The API's stats once no request is in flight: a cancelled request counts itself when
-    /// its task notices the cancellation, which may be a moment after the engine moved on.
+    /// The API's stats once no request is in flight (a rendezvous, not a poll).
     private func settledStats(of api: SimulatedFeedAPI) async -> SimulatedFeedAPI.Stats {
-        for _ in 0..<200 where api.stats.inFlight > 0 {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        await api.waitUntilIdle()
         return api.stats
     }
 
