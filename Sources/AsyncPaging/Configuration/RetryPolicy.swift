@@ -3,7 +3,7 @@
 /// The delay before retry *n* (n = 1 for the first retry) is
 /// `min(initialBackoff × multiplierⁿ⁻¹, maximumBackoff)`, then shortened by a random fraction of
 /// at most `jitter` of itself, so that many clients do not retry in step. With `jitter` 0 the
-/// delays are exact, which is what a test with a ``TestClock``-style clock wants.
+/// delays are exact, which is what a test with a `TestClock`-style clock wants.
 public struct RetryPolicy: Sendable, Hashable {
     /// The most tries of one load, the first one included. 1 means no automatic retry.
     public var maximumAttempts: Int
@@ -36,7 +36,9 @@ public struct RetryPolicy: Sendable, Hashable {
     public static let none = RetryPolicy(maximumAttempts: 1)
 
     /// The delay before retry number `retryNumber` (1 for the first retry).
-    /// - Parameter randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
+    /// - Parameters:
+    ///   - retryNumber: Which retry the delay comes before: 1 for the first.
+    ///   - randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
     public func backoff(beforeRetry retryNumber: Int, randomUnit: Double = 0) -> Duration {
         precondition(retryNumber >= 1, "retry numbers start at 1")
         let initial = initialBackoff.secondsValue
