@@ -31,7 +31,7 @@ BIN="$(swift build --scratch-path "$SCRATCH" --product feed-demo --show-bin-path
 
 if ! command -v tmux >/dev/null 2>&1; then
     log "installing tmux"
-    apt-get update && apt-get install -y tmux
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux
 fi
 
 # --- A private tmux server -----------------------------------------------------------------
