@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Compiles every ```swift block of README.md as pasted, so the README cannot drift from the API.
+# Compiles every ```swift block of README.md (and of the DocC articles, Sources/*/*.docc/*.md)
+# as pasted, so neither can drift from the API.
 #
 #   scripts/check-readme.sh            extract, compile, run the runnable blocks (a cold build
 #                                      of the package in its own scratch folder comes first)
@@ -11,15 +12,13 @@
 #   ```swift run         compiled, then run: it must exit 0 within RUN_TIMEOUT seconds
 #   ```swift skip-check  not compiled (Apple-only code); the block's first line says why
 #   ```text output       right after a `swift run` block: what it must print, verbatim
-# A failure prints the README line and the compiler's error. The closing line is
+# A failure prints the file and line and the compiler's error. The closing line is
 # "N passed, M failed"; the line before it counts the skipped blocks.
 #
-# Environment: RUN_TIMEOUT (default 20), README (default README.md), SCRATCH (default
-# .build-readme).
+# Environment: RUN_TIMEOUT (default 20), SCRATCH (default .build-readme).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-README="${README:-$ROOT/README.md}"
 SCRATCH="${SCRATCH:-$ROOT/.build-readme}"
 RUN_TIMEOUT="${RUN_TIMEOUT:-20}"
 PACKAGE="$SCRATCH/package"
@@ -30,12 +29,15 @@ log() { printf '== %s\n' "$*"; }
 # --- Extract -------------------------------------------------------------------------------
 rm -rf "$PACKAGE/Sources" "$PACKAGE/expected"
 mkdir -p "$PACKAGE/Sources"
-# One line per block in the manifest: name, kind (compile/run/skip), the README line of the
+# One line per block in the manifest: name, kind (compile/run/skip), the file, the line of the
 # block's first code line, and for skipped blocks the reason (its first line).
+cd "$ROOT"
+documents=(README.md Sources/*/*.docc/*.md)
 awk -v out="$PACKAGE/Sources" -v expected="$PACKAGE/expected" -v manifest="$PACKAGE/blocks.tsv" '
     BEGIN { inside = 0; count = 0; printf "" > manifest; system("mkdir -p \"" expected "\"") }
+    FNR == 1 { if (inside) { printf "%s: a code block is never closed\n", previous > "/dev/stderr"; exit 1 }; lastkind = ""; previous = FILENAME }
     !inside && /^```text output[ \t]*$/ {
-        if (lastkind != "run") { printf "README.md:%d: a text output block must follow a swift run block\n", NR > "/dev/stderr"; bad = 1 }
+        if (lastkind != "run") { printf "%s:%d: a text output block must follow a swift run block\n", FILENAME, FNR > "/dev/stderr"; bad = 1 }
         inside = 1; kind = "output"; file = expected "/" name ".txt"; printf "" > file
         next
     }
@@ -44,8 +46,8 @@ awk -v out="$PACKAGE/Sources" -v expected="$PACKAGE/expected" -v manifest="$PACK
         if (info == "") kind = "compile"
         else if (info == "run") kind = "run"
         else if (info == "skip-check") kind = "skip"
-        else { printf "README.md:%d: unknown swift fence \"%s\" (use swift, swift run or swift skip-check)\n", NR, $0 > "/dev/stderr"; bad = 1 }
-        count++; name = sprintf("Block%02d", count); first = NR + 1; inside = 1; reason = ""
+        else { printf "%s:%d: unknown swift fence \"%s\" (use swift, swift run or swift skip-check)\n", FILENAME, FNR, $0 > "/dev/stderr"; bad = 1 }
+        count++; name = sprintf("Block%02d", count); first = FNR + 1; inside = 1; reason = ""
         if (kind != "skip") { system("mkdir -p \"" out "/" name "\""); file = out "/" name "/main.swift"; printf "" > file }
         next
     }
@@ -54,26 +56,26 @@ awk -v out="$PACKAGE/Sources" -v expected="$PACKAGE/expected" -v manifest="$PACK
         inside = 0
         if (kind == "output" || kind == "other") { if (kind == "output") close(file); lastkind = kind; next }
         if (kind != "skip") close(file)
-        printf "%s\t%s\t%d\t%s\n", name, kind, first, reason >> manifest
+        printf "%s\t%s\t%s\t%d\t%s\n", name, kind, FILENAME, first, reason >> manifest
         lastkind = kind
         next
     }
     inside {
         if (kind == "other") next
-        if (kind == "skip") { if (NR == first) { reason = $0; sub(/^[ \t]*\/\/[ \t]*/, "", reason) } }
+        if (kind == "skip") { if (FNR == first) { reason = $0; sub(/^[ \t]*\/\/[ \t]*/, "", reason) } }
         else print >> file
     }
     END {
-        if (inside) { printf "README.md: a code block is never closed\n" > "/dev/stderr"; exit 1 }
+        if (inside) { printf "%s: a code block is never closed\n", FILENAME > "/dev/stderr"; exit 1 }
         if (bad) exit 1
     }
-' "$README"
+' "${documents[@]}"
 
 total=$(wc -l < "$PACKAGE/blocks.tsv")
-[[ $total -gt 0 ]] || { echo "README.md has no swift blocks" >&2; exit 1; }
+[[ $total -gt 0 ]] || { echo "no swift blocks in ${documents[*]}" >&2; exit 1; }
 
 # --- Generate the package ------------------------------------------------------------------
-libraries=$(cd "$ROOT" && swift package dump-package | python3 -c '
+libraries=$(swift package dump-package | python3 -c '
 import json, sys
 package = json.load(sys.stdin)
 print(" ".join(p["name"] for p in package["products"] if "library" in p["type"]))')
@@ -83,7 +85,7 @@ for library in $libraries; do products+=".product(name: \"$library\", package: \
 
 {
     echo '// swift-tools-version: 6.1'
-    echo '// Generated by scripts/check-readme.sh from README.md: do not edit.'
+    echo '// Generated by scripts/check-readme.sh from README.md and the DocC articles: do not edit.'
     echo 'import PackageDescription'
     echo "let libraries: [Target.Dependency] = [$products]"
     echo 'let package = Package('
@@ -91,7 +93,7 @@ for library in $libraries; do products+=".product(name: \"$library\", package: \
     echo '    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],'
     echo "    dependencies: [.package(path: \"$ROOT\")],"
     echo '    targets: ['
-    while IFS=$'\t' read -r name kind line reason; do
+    while IFS=$'\t' read -r name kind file line reason; do
         [[ $kind == skip ]] && continue
         echo "        .executableTarget(name: \"$name\", dependencies: libraries, path: \"Sources/$name\","
         echo '                          swiftSettings: [.swiftLanguageMode(.v6)]),'
@@ -101,40 +103,39 @@ for library in $libraries; do products+=".product(name: \"$library\", package: \
 } > "$PACKAGE/Package.swift"
 
 # --- Compile ---------------------------------------------------------------------------------
-# Compiler messages name Sources/BlockNN/main.swift:L:C; say README.md:<line>:C instead.
-to_readme_lines() {
-    local sed_script="" name kind line reason
-    while IFS=$'\t' read -r name kind line reason; do
-        sed_script+="s#[^ ]*/Sources/$name/main\\.swift:\\([0-9]*\\):#README.md:\\1+$((line - 1)):#g;"
+# Compiler messages name Sources/BlockNN/main.swift:L:C; say <document>:<line>:C instead.
+to_document_lines() {
+    local sed_script="" name kind file line reason
+    while IFS=$'\t' read -r name kind file line reason; do
+        sed_script+="s#[^ ]*/Sources/$name/main\\.swift:\\([0-9]*\\):#$file:\\1+$((line - 1)):#g;"
     done < "$PACKAGE/blocks.tsv"
-    sed -e "$sed_script" | perl -pe 's/README\.md:(\d+)\+(\d+)/"README.md:".($1+$2)/ge'
+    sed -e "$sed_script" | perl -pe 's/\.md:(\d+)\+(\d+)/".md:".($1+$2)/ge'
 }
 
 build() { swift build --package-path "$PACKAGE" --scratch-path "$SCRATCH/build" "$@" 2>&1; }
 
-log "compiling $(grep -vc $'\tskip\t' "$PACKAGE/blocks.tsv") README blocks (and the package, in $SCRATCH)"
+log "compiling $(grep -vc $'\tskip\t' "$PACKAGE/blocks.tsv") swift blocks of README.md and $((${#documents[@]} - 1)) DocC articles (and the package, in $SCRATCH)"
 failed_blocks=()
 if ! output=$(build); then
     # Attribute the failure: build each block on its own (the package itself is built by now,
     # unless it failed, which every block then reports).
-    while IFS=$'\t' read -r name kind line reason; do
+    while IFS=$'\t' read -r name kind file line reason; do
         [[ $kind == skip ]] && continue
         if ! block_output=$(build --product "$name"); then
             failed_blocks+=("$name")
-            echo "FAIL: the README block on line $line ($name) does not compile:"
-            grep -E 'error:|warning:|note:' <<<"$block_output" | grep -v '^\[' | to_readme_lines | sed 's/^/    /' || true
-            grep -E 'error:' -A3 <<<"$block_output" | grep -vE 'error:|warning:|note:' | grep -v '^--$' | sed 's/^/    /' | head -40 || true
+            echo "FAIL: the block at $file:$line ($name) does not compile:"
+            grep -E 'error:|warning:|note:' <<<"$block_output" | to_document_lines | awk '!seen[$0]++' | sed 's/^/    /' || true
         fi
     done < "$PACKAGE/blocks.tsv"
     if [[ ${#failed_blocks[@]} -eq 0 ]]; then
         echo "FAIL: the generated package does not build:"
-        echo "$output" | to_readme_lines | tail -40
+        echo "$output" | to_document_lines | tail -40
         exit 1
     fi
 fi
-warnings=$(grep -E 'main\.swift:[0-9]+:[0-9]+: warning:' <<<"$output" | to_readme_lines || true)
+warnings=$(grep -E 'main\.swift:[0-9]+:[0-9]+: warning:' <<<"$output" | to_document_lines || true)
 if [[ -n $warnings ]]; then
-    echo "FAIL: README blocks compile with warnings:"
+    echo "FAIL: swift blocks compile with warnings:"
     echo "$warnings" | sed 's/^/    /'
     exit 1
 fi
@@ -144,17 +145,17 @@ bin="$(build --show-bin-path | tail -1)"
 passed=0
 failed=${#failed_blocks[@]}
 skipped=0
-while IFS=$'\t' read -r name kind line reason; do
+while IFS=$'\t' read -r name kind file line reason; do
     case $kind in
     skip)
         skipped=$((skipped + 1))
-        echo "skipped: the block on line $line: ${reason:-(no reason given)}"
-        [[ -n $reason ]] || { echo "FAIL: a skip-check block must say why in its first comment line (line $line)"; failed=$((failed + 1)); }
+        echo "skipped: $file:$line: ${reason:-(no reason given)}"
+        [[ -n $reason ]] || { echo "FAIL: a skip-check block must say why in its first comment line ($file:$line)"; failed=$((failed + 1)); }
         ;;
     compile)
         [[ " ${failed_blocks[*]:-} " == *" $name "* ]] && continue
         passed=$((passed + 1))
-        echo "compiled: the block on line $line"
+        echo "compiled: $file:$line"
         ;;
     run)
         [[ " ${failed_blocks[*]:-} " == *" $name "* ]] && continue
@@ -164,21 +165,21 @@ while IFS=$'\t' read -r name kind line reason; do
         code=$?
         set -e
         expected_file="$PACKAGE/expected/$name.txt"
-        if [[ $code -eq 0 && -f $expected_file ]] && ! diff -u --label "README (the text output block after line $line)" \
+        if [[ $code -eq 0 && -f $expected_file ]] && ! diff -u --label "$file (the text output block after line $line)" \
             --label "what the block printed" "$expected_file" - <<<"$run_output" >"$PACKAGE/$name.diff"; then
             failed=$((failed + 1))
-            echo "FAIL: the README block on line $line ($name) printed something else than the README shows:"
+            echo "FAIL: the block at $file:$line ($name) printed something else than $file shows:"
             sed 's/^/    /' "$PACKAGE/$name.diff"
         elif [[ $code -eq 0 ]]; then
             passed=$((passed + 1))
             checked=""
-            [[ -f $expected_file ]] && checked=", output as the README shows it"
-            echo "compiled and ran: the block on line $line (exit 0, $((SECONDS - started)) s$checked):"
+            [[ -f $expected_file ]] && checked=", output as $file shows it"
+            echo "compiled and ran: $file:$line (exit 0, $((SECONDS - started)) s$checked):"
             echo "$run_output" | sed 's/^/    | /'
         else
             failed=$((failed + 1))
             [[ $code -eq 124 || $code -eq 137 ]] && why="did not finish within ${RUN_TIMEOUT} s" || why="exited with code $code"
-            echo "FAIL: the README block on line $line ($name) $why; its output:"
+            echo "FAIL: the block at $file:$line ($name) $why; its output:"
             echo "$run_output" | sed 's/^/    | /' | tail -40
         fi
         ;;
