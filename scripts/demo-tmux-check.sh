@@ -8,6 +8,7 @@
 #   LATENCY   simulated API latency (default: 1s; every request varies by -40%..+40%). The
 #             overlap checks must press a key while a load is in flight, so keep it >= 500ms.
 #   KEEP=1    leave the tmux server running on failure, to look at it: tmux -L <socket> attach
+#   NO_COLOR  set: checks that the demo draws no colours (unset: that the failure line is red)
 #
 # Exit code 0 when every check holds; otherwise it prints what it expected and the screen.
 set -euo pipefail
@@ -179,6 +180,8 @@ screen | grep -qE '^ feed-demo · 45 posts' || fail "a failed load must leave th
 if [[ -z ${NO_COLOR:-} ]]; then
     tmx capture-pane -p -e -t demo | grep -qF $'\e[31m✗ load-more failed' ||
         fail "the failure should be red (SGR 31)"
+elif tmx capture-pane -p -e -t demo | grep -qE $'\e\\[(31|33|2)m'; then
+    fail "NO_COLOR is set: the screen must have no colours"
 fi
 wait_for "rows 1–20 of 45 · ↓ 25 more below · ✗ load-more failed" "the position still shows with the failure"
 keys t
