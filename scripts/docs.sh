@@ -80,7 +80,10 @@ PYTHON
 mkdir -p "$OUT/catalog/AsyncPaging.docc"
 for module in $modules; do
     catalog="Sources/$module/$module.docc"
-    [[ -d $catalog ]] || { echo "FAIL: $module has no catalog at $catalog" >&2; exit 1; }
+    if [[ ! -d $catalog ]]; then
+        echo "note: $module has no catalog at $catalog: docc makes a plain module page (add one with a landing page)"
+        continue
+    fi
     for file in "$catalog"/*; do
         target="$OUT/catalog/AsyncPaging.docc/$(basename "$file")"
         [[ ! -e $target ]] || { echo "FAIL: two catalogs have $(basename "$file")" >&2; exit 1; }
