@@ -26,6 +26,16 @@ enum EventText {
         }
     }
 
+    /// Why a call started nothing, e.g. "the first page is still loading".
+    static func ignored(_ reason: IgnoreReason) -> String {
+        switch reason {
+        case .closed: "the feed is closed"
+        case .nothingToRetry: "nothing to retry"
+        case .refreshInFlight: "a refresh is in flight"
+        case .firstPageLoading: "the first page is still loading"
+        }
+    }
+
     static func name(of side: FeedSide) -> String {
         side == .refresh ? "refresh" : "load-more"
     }

@@ -140,7 +140,7 @@ final class InteractiveSession {
         case .endOfData:
             note("• \(key): no more data · all \(model.items.count) posts are loaded", tone: .quiet)
         case .ignored(let reason):
-            note("• \(key): nothing to do, \(reason)")
+            note("• \(key): nothing to do, \(EventText.ignored(reason))")
         case .completed, .cancelled, .failed:
             if result.joinedInFlightLoad { note("• \(key): joined the load-more in flight") }
         }
