@@ -3,7 +3,7 @@
 /// The delay before retry *n* (n = 1 for the first retry) is
 /// `min(initialBackoff × multiplierⁿ⁻¹, maximumBackoff)`, then shortened by a random fraction of
 /// at most `jitter` of itself, so that many clients do not retry in step. With `jitter` 0 the
-/// delays are exact, which is what a test with a ``TestClock``-style clock wants.
+/// delays are exact, which is what a test with a `TestClock`-style clock wants.
 public struct RetryPolicy: Sendable, Hashable {
     /// The most tries of one load, the first one included. 1 means no automatic retry.
     public var maximumAttempts: Int
@@ -38,9 +38,11 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The delay before retry number `retryNumber` (1 for the first retry).
     ///
     /// Never traps: a `retryNumber` below 1 is taken as 1, a `randomUnit` outside `0..<1` is
-    /// clamped into it (NaN counts as 0), and a delay beyond ``Duration/longestTimerDelay``
-    /// (about 100 years) is shortened to it, so that no clock's arithmetic overflows.
-    /// - Parameter randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
+    /// clamped into it (NaN counts as 0), and a delay beyond about 100 years is shortened to
+    /// that, so that no clock's arithmetic overflows.
+    /// - Parameters:
+    ///   - retryNumber: Which retry the delay comes before: 1 for the first.
+    ///   - randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
     public func backoff(beforeRetry retryNumber: Int, randomUnit: Double = 0) -> Duration {
         let initial = initialBackoff.secondsValue
         let maximum = min(maximumBackoff.secondsValue, Duration.longestTimerDelay.secondsValue)
