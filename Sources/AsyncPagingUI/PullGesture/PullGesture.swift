@@ -49,7 +49,8 @@ public struct PullGesture: Sendable, Hashable {
 
     /// The side the gesture starts: `.refresh` for a header, `.loadMore` for a footer.
     public let side: FeedSide
-    /// The pull distance, in points, at which the gesture triggers.
+    /// The pull distance, in points, at which the gesture triggers: 0 or more (see
+    /// ``init(side:threshold:)``).
     public let threshold: Double
     /// How far the current pull reaches toward the threshold, from 0 to 1. Releasing and the
     /// end of a load set it back to 0; an unavailable gesture ignores pulls and keeps it at 0.
@@ -62,11 +63,13 @@ public struct PullGesture: Sendable, Hashable {
     public private(set) var isRequestPending = false
 
     /// Creates a gesture for `side` that triggers at `threshold` points.
-    /// - Precondition: `threshold` is a finite number greater than 0.
+    ///
+    /// Like every number the UI kit takes, a bad threshold is clamped, never trapped on: a
+    /// negative, zero or NaN threshold counts as 0, so that any pull past the edge triggers;
+    /// an infinite threshold is kept, and never triggers.
     public init(side: FeedSide, threshold: Double = 60) {
-        precondition(threshold.isFinite && threshold > 0, "a pull threshold must be finite and positive, got \(threshold)")
         self.side = side
-        self.threshold = threshold
+        self.threshold = threshold.isNaN || threshold <= 0 ? 0 : threshold
     }
 
     /// A pull-to-refresh header.
@@ -89,10 +92,12 @@ public struct PullGesture: Sendable, Hashable {
     // MARK: Inputs from the UI
 
     /// Reports how far the list is pulled past its edge, in points. Negative and NaN
-    /// distances count as 0; the progress stops at 1. Ignored while the gesture is unavailable.
+    /// distances count as 0; the progress stops at 1 (an infinite pull toward an infinite
+    /// threshold counts as 0). Ignored while the gesture is unavailable.
     public mutating func pull(by distance: Double) {
         guard isAvailable else { return }
-        progress = distance.isNaN ? 0 : min(max(distance / threshold, 0), 1)
+        let ratio = distance / threshold // 0 / 0 and ∞ / ∞ are NaN: no progress
+        progress = ratio.isNaN ? 0 : min(max(ratio, 0), 1)
     }
 
     /// Reports that the finger lifted. Returns the request to send when the gesture was

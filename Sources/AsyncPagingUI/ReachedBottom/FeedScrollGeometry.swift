@@ -26,7 +26,9 @@
 ///   A negative content height is taken as 0.
 /// - **NaN and infinite values are rejected:** if any value is not finite, the geometry is not
 ///   measurable: ``distanceToBottom`` is `nil`, ``isAtBottom(within:)`` is `false` and both
-///   overscrolls are 0. A geometry that cannot be measured never triggers a load.
+///   overscrolls are 0. So is a geometry whose values are so large (near
+///   `Double.greatestFiniteMagnitude`) that the distances computed from them overflow. A
+///   geometry that cannot be measured never triggers a load.
 public struct FeedScrollGeometry: Sendable, Hashable {
     /// The vertical offset of the visible area's top edge from the content's top edge.
     public var contentOffset: Double
@@ -54,20 +56,26 @@ public struct FeedScrollGeometry: Sendable, Hashable {
         self.bottomInset = bottomInset
     }
 
-    /// Whether every value is finite and the viewport has a height, so the other answers mean
-    /// something.
-    public var isMeasurable: Bool {
-        contentOffset.isFinite && contentHeight.isFinite && viewportHeight.isFinite
-            && topInset.isFinite && bottomInset.isFinite && viewportHeight > 0
-    }
+    /// Whether every value is finite, the viewport has a height, and the distances computed
+    /// from them do not overflow, so the other answers mean something.
+    public var isMeasurable: Bool { measured != nil }
 
     /// How far the list can still scroll down before it rests at its bottom: positive above the
     /// bottom, 0 at it, negative when pulled past it. `nil` when the geometry is not measurable.
-    public var distanceToBottom: Double? {
-        guard isMeasurable else { return nil }
+    public var distanceToBottom: Double? { measured?.toBottom }
+
+    /// The distance to the bottom and the pull past the top, when every value and every
+    /// result is finite.
+    private var measured: (toBottom: Double, pastTop: Double)? {
+        guard contentOffset.isFinite, contentHeight.isFinite, viewportHeight.isFinite,
+              topInset.isFinite, bottomInset.isFinite, viewportHeight > 0
+        else { return nil }
         let bottomOffset = max(contentHeight, 0) + bottomInset - viewportHeight
         let restingBottom = max(bottomOffset, -topInset)
-        return restingBottom - contentOffset
+        let toBottom = restingBottom - contentOffset
+        let pastTop = -(contentOffset + topInset)
+        guard bottomOffset.isFinite, toBottom.isFinite, pastTop.isFinite else { return nil }
+        return (toBottom, pastTop)
     }
 
     /// Whether the list is scrolled to within `distance` points of its bottom, or past it.
@@ -83,8 +91,8 @@ public struct FeedScrollGeometry: Sendable, Hashable {
     /// How far the list is pulled down past its top resting position, for a header pull
     /// gesture; 0 when it is not, or when the geometry is not measurable.
     public var overscrollAtTop: Double {
-        guard isMeasurable else { return 0 }
-        return max(0, -(contentOffset + topInset))
+        guard let pastTop = measured?.pastTop else { return 0 }
+        return max(0, pastTop)
     }
 
     /// How far the list is pushed up past its bottom resting position, for a footer pull
