@@ -15,6 +15,9 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maximumBackoff: Duration
     /// The largest fraction, from 0 to 1, by which a delay is randomly shortened.
     public var jitter: Double
+    /// Which errors are retried; by default what may pass on a second try (see
+    /// ``RetryCondition/default``).
+    public var condition: RetryCondition
 
     /// Creates a retry policy. ``FeedConfiguration/init(pageSize:loadsInitialPage:loadMoreDuringRefresh:refreshDuringRefresh:loadMoreDuringLoadMore:retry:timeout:duplicates:)``
     /// checks the values and throws a ``FeedConfigurationError`` for bad ones.
@@ -23,13 +26,15 @@ public struct RetryPolicy: Sendable, Hashable {
         initialBackoff: Duration = .seconds(1),
         multiplier: Double = 2,
         maximumBackoff: Duration = .seconds(30),
-        jitter: Double = 0
+        jitter: Double = 0,
+        condition: RetryCondition = .default
     ) {
         self.maximumAttempts = maximumAttempts
         self.initialBackoff = initialBackoff
         self.multiplier = multiplier
         self.maximumBackoff = maximumBackoff
         self.jitter = jitter
+        self.condition = condition
     }
 
     /// No automatic retry: a failure stays until ``FeedController/retry()`` or a new request.
@@ -57,6 +62,20 @@ public struct RetryPolicy: Sendable, Hashable {
         let jitter = jitter.isFinite ? min(max(jitter, 0), 1) : 0
         seconds -= seconds * jitter * unit
         return .saturating(seconds: seconds)
+    }
+
+    /// The delay before retry number `retryNumber` after a try failed with `error`: the
+    /// ``backoff(beforeRetry:randomUnit:)``, lengthened to the error's
+    /// ``PageSourceError/retryAfter`` when it asks for longer, and never beyond
+    /// ``maximumBackoff``.
+    /// - Parameters:
+    ///   - retryNumber: Which retry the delay comes before: 1 for the first.
+    ///   - error: The error the failed try threw.
+    ///   - randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
+    public func delay(beforeRetry retryNumber: Int, after error: any Error, randomUnit: Double = 0) -> Duration {
+        let backoff = backoff(beforeRetry: retryNumber, randomUnit: randomUnit)
+        guard let asked = (error as? any PageSourceError)?.retryAfter, asked > backoff else { return backoff }
+        return min(asked, maximumBackoff).boundedForTimers
     }
 
     func validate() throws(FeedConfigurationError) {
