@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Soak test: runs the model-based randomized test (ModelCheckingTests) over many seeds, in
-# chunks, each chunk a separate run of the test binary.
+# chunks, each chunk a separate run of the test binary; then the real-clock Concurrency suite
+# (stress test, subscriber cancellation races, memory at scale) for long.
 #
-#   scripts/soak.sh                       # a million sequences, seeds 10000..<1010000
-#   SOAK_COUNT=50000 scripts/soak.sh      # fewer
+#   scripts/soak.sh                       # a million sequences, then 10 minutes of stress
+#   SOAK_COUNT=50000 scripts/soak.sh      # fewer sequences
+#   SOAK_PARTS=stress SOAK_STRESS_SECONDS=3600 scripts/soak.sh   # an hour of stress only
 #
 # Settings (environment):
 #   SOAK_COUNT        sequences to run                     (default 1000000)
@@ -12,6 +14,9 @@
 #   ASYNCPAGING_STEPS operations per sequence              (default 12, the suite's)
 #   SOAK_SCRATCH      SwiftPM scratch path                  (default .build-soak)
 #   SOAK_CHUNK_LIMIT  seconds a chunk may take before it counts as hung (default 900)
+#   SOAK_PARTS        which parts to run: "model", "stress" or both (default "model stress")
+#   SOAK_STRESS_SECONDS  how long the stress test runs, in one process (default 600); the
+#                     cancellation races run a tenth of it each, the lifetime test 100,000 cycles
 #
 # A failing seed is printed with its replay command (ASYNCPAGING_SEED=n). A chunk that hangs
 # (the engine did less than the model expects, so the run waits) is killed after
@@ -25,6 +30,8 @@ chunk=${SOAK_CHUNK:-50000}
 first=${SOAK_FIRST_SEED:-10000}
 scratch=${SOAK_SCRATCH:-.build-soak}
 limit=${SOAK_CHUNK_LIMIT:-900}
+parts=${SOAK_PARTS:-model stress}
+stress_seconds=${SOAK_STRESS_SECONDS:-600}
 
 swift build --build-tests --scratch-path "$scratch" >/dev/null
 binary="$(swift build --scratch-path "$scratch" --show-bin-path)/AsyncPagingPackageTests.xctest"
@@ -39,6 +46,7 @@ run_chunk() { # first-seed count [extra env...]
 failed=0
 done_count=0
 started_at=$(date +%s)
+[[ " $parts " == *" model "* ]] || count=0
 while (( done_count < count )); do
     size=$(( count - done_count < chunk ? count - done_count : chunk ))
     start=$(( first + done_count ))
@@ -61,5 +69,26 @@ while (( done_count < count )); do
     rm -f "$log"
     done_count=$(( done_count + size ))
 done
-echo "soak: $done_count sequences from seed $first in $(( $(date +%s) - started_at ))s: $([[ $failed == 0 ]] && echo passed || echo FAILED)"
+(( count == 0 )) || echo "soak: $done_count sequences from seed $first in $(( $(date +%s) - started_at ))s: $([[ $failed == 0 ]] && echo passed || echo FAILED)"
+
+if [[ " $parts " == *" stress "* ]]; then
+    # The stall detector ends a deadlocked run with a message; the timeout is a last resort.
+    log=$(mktemp)
+    status=0
+    stress_started=$(date +%s)
+    env ASYNCPAGING_STRESS_SECONDS="$stress_seconds" \
+        ASYNCPAGING_CANCEL_SECONDS=$(( stress_seconds / 10 > 2 ? stress_seconds / 10 : 2 )) \
+        ASYNCPAGING_LIFETIME_CYCLES=100000 \
+        timeout -s KILL $(( stress_seconds * 2 + 600 )) "$binary" --testing-library swift-testing --filter Concurrency \
+        >"$log" 2>&1 || status=$?
+    grep -E "^(stress|statuses|snapshots|events|create/drop|fan-out|unread)|STALL|replay:" "$log" | sed 's/^/  /'
+    if (( status != 0 )); then
+        echo "stress: FAILED (exit $status)"
+        grep -E "✘|Fatal error" "$log" | head -20 | sed 's/^/  /'
+        failed=1
+    else
+        echo "stress: passed in $(( $(date +%s) - stress_started ))s"
+    fi
+    rm -f "$log"
+fi
 exit $failed

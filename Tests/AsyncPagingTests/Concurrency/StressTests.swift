@@ -1,44 +1,46 @@
 import AsyncPaging
 import Testing
 
-/// The stress test of issue 11: real clock, real cancellation, many tasks at once. Rounds run
-/// for `ASYNCPAGING_STRESS_SECONDS` (default 8); each is a fresh controller with a random
-/// configuration, 8–16 tasks calling refresh, load more, retry, send and close, and subscribers
-/// that join, read, and leave by task cancellation, by `break`, or by dropping an unread stream,
-/// against a source with 0–2 ms latencies, failures, empty pages, the end of the data and
-/// answers that ignore cancellation (``StressRound`` has the checks).
-///
-/// The seed is printed; `ASYNCPAGING_STRESS_SEED=n` runs the same random choices again (the
-/// interleaving is the machine's). `scripts/soak.sh` runs it for long.
-@Suite("Stress: many tasks on the real clock", .serialized)
-struct StressTests {
-    @Test("calls, subscribers and cancellations on the real clock keep every invariant")
-    func stress() async {
-        let seed = ConcurrencySettings.stressSeed
-        let duration = ConcurrencySettings.stressDuration
-        print("stress seed: \(seed) (replay: ASYNCPAGING_STRESS_SEED=\(seed) swift test --filter StressTests)")
-        let tally = StressTally()
-        let detector = StallDetector(name: "stress (seed \(seed))")
-        detector.details { "so far: \(tally.summary)" }
-        let started = ContinuousClock.now
-        let failure = await detector.watch { () -> [String]? in
-            var round = 0
-            while started.duration(to: .now) < duration {
-                let problems = await StressRound(
-                    number: round, seed: seed &+ UInt64(round) &* 0x9E37_79B9, tally: tally, detector: detector
-                ).run()
-                if !problems.isEmpty { return ["round \(round) failed:"] + problems }
-                round += 1
+extension Concurrency {
+    /// The stress test of issue 11: real clock, real cancellation, many tasks at once. Rounds run
+    /// for `ASYNCPAGING_STRESS_SECONDS` (default 6); each is a fresh controller with a random
+    /// configuration, 8–16 tasks calling refresh, load more, retry, send and close, and subscribers
+    /// that join, read, and leave by task cancellation, by `break`, or by dropping an unread stream,
+    /// against a source with 0–2 ms latencies, failures, empty pages, the end of the data and
+    /// answers that ignore cancellation (``StressRound`` has the checks).
+    ///
+    /// The seed is printed; `ASYNCPAGING_STRESS_SEED=n` runs the same random choices again (the
+    /// interleaving is the machine's). `scripts/soak.sh` runs it for long.
+    @Suite("Stress: many tasks on the real clock", .serialized)
+    struct StressTests {
+        @Test("calls, subscribers and cancellations on the real clock keep every invariant")
+        func stress() async {
+            let seed = ConcurrencySettings.stressSeed
+            let duration = ConcurrencySettings.stressDuration
+            print("stress seed: \(seed) (replay: ASYNCPAGING_STRESS_SEED=\(seed) swift test --filter StressTests)")
+            let tally = StressTally()
+            let detector = StallDetector(name: "stress (seed \(seed))")
+            detector.details { "so far: \(tally.summary)" }
+            let started = ContinuousClock.now
+            let failure = await detector.watch { () -> [String]? in
+                var round = 0
+                while started.duration(to: .now) < duration {
+                    let problems = await StressRound(
+                        number: round, seed: seed &+ UInt64(round) &* 0x9E37_79B9, tally: tally, detector: detector
+                    ).run()
+                    if !problems.isEmpty { return ["round \(round) failed:"] + problems }
+                    round += 1
+                }
+                return nil
             }
-            return nil
-        }
-        let elapsed = started.duration(to: .now)
-        print("stress: \(tally.summary) in \(elapsed)")
-        if case .some(.some(let problems)) = failure {
-            Issue.record("""
-                stress seed \(seed): \(problems.prefix(30).joined(separator: "\n"))
-                replay: ASYNCPAGING_STRESS_SEED=\(seed) swift test --filter StressTests
-                """)
+            let elapsed = started.duration(to: .now)
+            print("stress: \(tally.summary) in \(elapsed)")
+            if case .some(.some(let problems)) = failure {
+                Issue.record("""
+                    stress seed \(seed): \(problems.prefix(30).joined(separator: "\n"))
+                    replay: ASYNCPAGING_STRESS_SEED=\(seed) swift test --filter StressTests
+                    """)
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 11: no number given to the UI kit's value types traps, hangs, or yields a value out
 /// of its documented range (a progress outside 0...1, a NaN or infinite distance).
-@Suite("Fuzz: UI value types never trap")
+@Suite("Fuzz: UI value types never trap", .serialized) // one fuzzing child at a time: each blocks a pool thread while it waits
 struct UIValueFuzzTests {
     @Test("PullGesture: any threshold, pull and sequence of inputs")
     func pullGesture() async {

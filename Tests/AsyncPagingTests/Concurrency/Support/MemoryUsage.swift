@@ -9,6 +9,13 @@ import Foundation
 /// `/proc/self/statm`, is printed beside it; it also counts memory the allocator got back and
 /// keeps, so it is not what the tests judge by.
 enum MemoryUsage {
+    /// Whether a sanitizer replaced the allocator (ThreadSanitizer, AddressSanitizer): then
+    /// glibc's figures say nothing about the program, and the memory tests do not run.
+    static let allocatorIsReplaced: Bool = {
+        let process = dlopen(nil, RTLD_NOW)
+        return dlsym(process, "__tsan_init") != nil || dlsym(process, "__asan_init") != nil
+    }()
+
     /// Bytes the allocator has handed out and not had back, all arenas and mmapped blocks
     /// included; nil where glibc's `malloc_stats` is not available.
     static var heapInUse: Int? {

@@ -5,7 +5,7 @@ import Testing
 /// Issue 11, bug 3: no number that `FeedConfiguration` and `RetryPolicy` take traps or hangs —
 /// when the configuration is made, when a backoff is computed, or when a timeout or a backoff
 /// reaches a real clock.
-@Suite("Fuzz: configuration numbers never trap")
+@Suite("Fuzz: configuration numbers never trap", .serialized) // one fuzzing child at a time: each blocks a pool thread while it waits
 struct ConfigurationFuzzTests {
     @Test("FeedConfiguration.init: any page size, timeout and retry values")
     func configuration() async {
@@ -31,6 +31,9 @@ struct ConfigurationFuzzTests {
 
 /// About 100 years: the longest delay the controller sleeps for (see `RetryPolicy.backoff`).
 let longestTimerDelay = Duration.seconds(100 * 365 * 24 * 3_600)
+
+/// The failure of a fuzzed source.
+struct FuzzFailure: Error {}
 
 /// `duration` without its sign.
 func positive(_ duration: Duration) -> Duration { duration < .zero ? .zero - duration : duration }
@@ -128,12 +131,12 @@ enum RealClockTimerFuzz: FuzzCase {
         let source = ScriptedPageSource<Int, Int>()
         // A failure that answers after 1 ms: the timeout's timer is asleep by then, and the
         // failure schedules the backoff's.
-        source.enqueue(.failure(CancellationError(), latency: .milliseconds(1)))
+        source.enqueue(.failure(FuzzFailure(), latency: .milliseconds(1)))
         let feed = FeedController<Int, Int>(source: source, clock: ContinuousClock(), configuration: configuration)
         let diagnostics = StreamRecorder(feed.diagnostics)
         feed.send(.refresh)
         let scheduled = await diagnostics.waitFor { if case .retryScheduled = $0 { true } else { false } }
-        guard case .retryScheduled(_, _, let delay) = scheduled else { return "no retry scheduled" }
+        guard case .retryScheduled(_, _, let delay, _) = scheduled else { return "no retry scheduled" }
         try? await ContinuousClock().sleep(for: .milliseconds(1)) // the backoff's timer is asleep
         await feed.close()
         return delay <= longestTimerDelay ? nil : "backoff \(delay)"
