@@ -19,7 +19,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// ``RetryCondition/default``).
     public var condition: RetryCondition
 
-    /// Creates a retry policy. ``FeedConfiguration/init(pageSize:loadsInitialPage:loadMoreDuringRefresh:refreshDuringRefresh:loadMoreDuringLoadMore:retry:timeout:duplicates:)``
+    /// Creates a retry policy. ``FeedConfiguration``'s initializer
     /// checks the values and throws a ``FeedConfigurationError`` for bad ones.
     public init(
         maximumAttempts: Int,
