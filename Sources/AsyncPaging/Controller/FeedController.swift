@@ -390,17 +390,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// The items whose id is not yet in the list, and how many were dropped.
     @inlinable func withoutDuplicates(_ items: [Item]) -> (kept: [Item], dropped: Int) {
         guard let identities else { return (items, 0) }
-        var kept: [Item]?
-        for index in items.indices {
-            let isNew = identities.insert(items[index])
-            if isNew {
-                kept?.append(items[index])
-            } else if kept == nil {
-                kept = Array(items[..<index])
-            }
-        }
-        guard let kept else { return (items, 0) }
-        return (kept, items.count - kept.count)
+        return identities.recordNew(items)
     }
 
     /// A fetch task's answer, delivered through a hop onto the actor.
@@ -513,7 +503,9 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default
     ) {
-        self.init(source: source, clock: clock, configuration: configuration, id: { $0.id })
+        self.init(
+            source: source, clock: clock, configuration: configuration,
+            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil)
     }
 
     /// Creates a controller for `Identifiable` items whose source is a closure.
@@ -522,7 +514,9 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
         configuration: FeedConfiguration = .default,
         fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
     ) {
-        self.init(source: ClosurePageSource(fetch), clock: clock, configuration: configuration, id: { $0.id })
+        self.init(
+            source: ClosurePageSource(fetch), clock: clock, configuration: configuration,
+            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil)
     }
 }
 

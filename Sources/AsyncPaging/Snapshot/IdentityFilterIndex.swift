@@ -16,6 +16,55 @@
 /// Not thread-safe: the controller owns it (actor-isolated state).
 @usableFromInline
 class _IdentityIndex<Key: Hashable> {
+    /// The index's state, behind a pointer: the class owns it, and reaching it through a
+    /// pointer costs no dynamic exclusivity check (a class's stored `var`s would cost one per
+    /// access, ~100 instructions, measured). The index is used from one isolation domain only
+    /// (the controller's), so accesses cannot overlap.
+    @usableFromInline final let _state: UnsafeMutablePointer<_IdentityIndexState<Key>>
+
+    @inlinable init() {
+        _state = .allocate(capacity: 1)
+        _state.initialize(to: _IdentityIndexState())
+    }
+
+    deinit {
+        _state.pointee.removeAll()
+        _state.deinitialize(count: 1)
+        _state.deallocate()
+    }
+
+    /// The number of keys.
+    @inlinable final var count: Int { _state.pointee.count }
+
+    /// Whether a table is still being drained into a larger one (for tests).
+    @inlinable final var _isGrowing: Bool { _state.pointee._draining.count > 0 }
+
+    /// The buckets allocated, in both tables (for tests and memory figures).
+    @inlinable final var _bucketCount: Int { _state.pointee._live.bucketCount + _state.pointee._draining.bucketCount }
+
+    /// The table being drained (for tests).
+    @inlinable final var _draining: _IdentityIndexTable<Key> { _state.pointee._draining }
+
+    /// Whether `key` is in the index.
+    @inlinable final func contains(_ key: Key) -> Bool { _state.pointee.contains(key) }
+
+    /// Inserts `key`; `false` if it was already there.
+    @inlinable @discardableResult final func insert(_ key: Key) -> Bool { _state.pointee.insert(key) }
+
+    /// Removes `key`; `false` if it was not there.
+    @inlinable @discardableResult final func remove(_ key: Key) -> Bool { _state.pointee.remove(key) }
+
+    /// Removes every key and frees the tables.
+    @inlinable final func removeAll() { _state.pointee.removeAll() }
+
+    /// How many buckets of the draining table each insert moves over.
+    @inlinable static var _bucketsDrainedPerInsert: Int { _IdentityIndexState<Key>._bucketsDrainedPerInsert }
+}
+
+/// The tables of an ``_IdentityIndex`` and the work on them. Unowned storage: the index frees it
+/// (``removeAll()``); never copied.
+@usableFromInline
+struct _IdentityIndexState<Key: Hashable> {
     /// How many buckets of the draining table each insert moves over (see the type's notes).
     @usableFromInline static var _bucketsDrainedPerInsert: Int { 8 }
     /// The bucket count of the first table (holds 24 keys: a default page of 20 fits).
@@ -34,30 +83,19 @@ class _IdentityIndex<Key: Hashable> {
         _drainCursor = 0
     }
 
-    deinit {
-        _live.destroy()
-        _draining.destroy()
-    }
-
     /// The number of keys.
-    @inlinable final var count: Int { _live.count + _draining.count }
-
-    /// Whether a table is still being drained into a larger one (for tests).
-    @inlinable final var _isGrowing: Bool { _draining.count > 0 }
-
-    /// The buckets allocated, in both tables (for tests and memory figures).
-    @inlinable final var _bucketCount: Int { _live.bucketCount + _draining.bucketCount }
+    @inlinable var count: Int { _live.count + _draining.count }
 
     /// Whether `key` is in the index.
-    @inlinable final func contains(_ key: Key) -> Bool {
-        let hash = key.hashValue
+    @inlinable func contains(_ key: Key) -> Bool {
+        let hash = _IdentityIndexTable<Key>.hash(key)
         if _live.find(key, hash: hash) != nil { return true }
         return _draining.count > 0 && _draining.find(key, hash: hash) != nil
     }
 
     /// Inserts `key`; `false` if it was already there.
-    @inlinable @discardableResult final func insert(_ key: Key) -> Bool {
-        let hash = key.hashValue
+    @inlinable mutating func insert(_ key: Key) -> Bool {
+        let hash = _IdentityIndexTable<Key>.hash(key)
         if _live.find(key, hash: hash) != nil { return false }
         if _draining.count > 0, _draining.find(key, hash: hash) != nil { return false }
         if count + 1 > _live.bucketCount / 4 * 3 { _grow() }
@@ -67,8 +105,8 @@ class _IdentityIndex<Key: Hashable> {
     }
 
     /// Removes `key`; `false` if it was not there.
-    @inlinable @discardableResult final func remove(_ key: Key) -> Bool {
-        let hash = key.hashValue
+    @inlinable mutating func remove(_ key: Key) -> Bool {
+        let hash = _IdentityIndexTable<Key>.hash(key)
         if let bucket = _live.find(key, hash: hash) {
             _live.removeShiftingBack(at: bucket)
             return true
@@ -80,7 +118,7 @@ class _IdentityIndex<Key: Hashable> {
     }
 
     /// Removes every key and frees the tables.
-    @inlinable final func removeAll() {
+    @inlinable mutating func removeAll() {
         _live.destroy()
         _draining.destroy()
         _live = _IdentityIndexTable()
@@ -89,7 +127,7 @@ class _IdentityIndex<Key: Hashable> {
     }
 
     /// Starts draining the live table into a new one twice its size.
-    @inlinable final func _grow() {
+    @inlinable mutating func _grow() {
         if _draining.count > 0 {
             // Unreachable by the sizes above; kept so that a change to them cannot lose keys.
             _drain(buckets: _draining.bucketCount)
@@ -104,7 +142,7 @@ class _IdentityIndex<Key: Hashable> {
     }
 
     /// Moves the keys of the next `buckets` buckets of the draining table into the live one.
-    @inlinable final func _drain(buckets: Int) {
+    @inlinable mutating func _drain(buckets: Int) {
         let tags = _draining.tags.unsafelyUnwrapped
         let keys = _draining.keys.unsafelyUnwrapped
         var cursor = _drainCursor
@@ -114,7 +152,7 @@ class _IdentityIndex<Key: Hashable> {
                 let key = (keys + cursor).move()
                 tags[cursor] = _IdentityIndexTable<Key>.tombstone
                 _draining.count -= 1
-                _live.insertNew(key, hash: key.hashValue)
+                _live.insertNew(key, hash: _IdentityIndexTable<Key>.hash(key))
             }
             cursor += 1
         }
@@ -122,7 +160,7 @@ class _IdentityIndex<Key: Hashable> {
         if _draining.count == 0 { _finishDraining() }
     }
 
-    @inlinable final func _finishDraining() {
+    @inlinable mutating func _finishDraining() {
         _draining.destroy()
         _draining = _IdentityIndexTable()
         _drainCursor = 0
@@ -164,6 +202,10 @@ struct _IdentityIndexTable<Key: Hashable> {
 
     @inlinable var bucketCount: Int { keys == nil ? 0 : mask + 1 }
 
+    /// `key.hashValue` (the standard library's seeded hash) through the requirement it is made
+    /// of, which specialized code calls directly (`hashValue` is an out-of-line getter).
+    @inlinable static func hash(_ key: Key) -> Int { key._rawHashValue(seed: 0) }
+
     @inlinable static func tag(_ hash: Int) -> UInt8 {
         occupiedBit | UInt8(truncatingIfNeeded: UInt(bitPattern: hash) &>> (UInt.bitWidth - 7))
     }
@@ -204,7 +246,7 @@ struct _IdentityIndexTable<Key: Hashable> {
         var hole = bucket
         var next = (bucket &+ 1) & mask
         while tags[next] != 0 {
-            let home = keys[next].hashValue & mask
+            let home = Self.hash(keys[next]) & mask
             // The key at `next` may fill the hole if its home is not after the hole (cyclically).
             if (next &- home) & mask >= (next &- hole) & mask {
                 (keys + hole).moveInitialize(from: keys + next, count: 1)
