@@ -19,7 +19,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// ``RetryCondition/default``).
     public var condition: RetryCondition
 
-    /// Creates a retry policy. ``FeedConfiguration/init(pageSize:loadsInitialPage:loadMoreDuringRefresh:refreshDuringRefresh:loadMoreDuringLoadMore:retry:timeout:duplicates:)``
+    /// Creates a retry policy. ``FeedConfiguration``'s initializer
     /// checks the values and throws a ``FeedConfigurationError`` for bad ones.
     public init(
         maximumAttempts: Int,
@@ -49,15 +49,21 @@ public struct RetryPolicy: Sendable, Hashable {
     ///   - retryNumber: Which retry the delay comes before: 1 for the first.
     ///   - randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
     public func backoff(beforeRetry retryNumber: Int, randomUnit: Double = 0) -> Duration {
-        let initial = initialBackoff.secondsValue
-        let maximum = min(maximumBackoff.secondsValue, Duration.longestTimerDelay.secondsValue)
-        var seconds = min(initial, maximum)
-        var step = 1
-        while step < retryNumber && seconds < maximum {
-            seconds *= multiplier
-            step += 1
+        let initial = max(initialBackoff.secondsValue, 0)
+        let maximum = min(max(maximumBackoff.secondsValue, 0), Duration.longestTimerDelay.secondsValue)
+        // initial × multiplier^(retryNumber − 1), by squaring: O(log n) steps for any retry
+        // number, stopping once the factor alone passes the cap (a linear loop never ended
+        // for a huge retry number with a multiplier of 1).
+        var factor = 1.0
+        var base = multiplier.isFinite ? max(multiplier, 1) : 1
+        var exponent = max(retryNumber, 1) - 1
+        let limit = initial > 0 ? maximum / initial : 1
+        while exponent > 0 && factor <= limit {
+            if exponent & 1 == 1 { factor *= base }
+            base *= base
+            exponent >>= 1
         }
-        seconds = min(seconds, maximum) // also catches a product that overflowed to infinity
+        var seconds = initial == 0 ? 0 : min(initial * factor, maximum) // also catches infinity
         let unit = randomUnit.isNaN ? 0 : min(max(randomUnit, 0), 1)
         let jitter = jitter.isFinite ? min(max(jitter, 0), 1) : 0
         seconds -= seconds * jitter * unit
@@ -98,10 +104,10 @@ extension Duration {
     /// `self`, shortened to ``longestTimerDelay``.
     @inlinable var boundedForTimers: Duration { min(self, .longestTimerDelay) }
 
-    /// The duration in seconds, as a `Double`.
+    /// The duration in seconds, as a `Double`. Division, not `components`, which traps for a
+    /// duration beyond `Int64.max` seconds.
     @usableFromInline var secondsValue: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+        self / .seconds(1)
     }
 
     /// `seconds` as a duration, clamped to `0...longestTimerDelay` (NaN gives zero).

@@ -36,7 +36,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     public nonisolated let clock: any Clock<Duration>
 
     @usableFromInline let source: any PageSource<Item, Cursor>
-    @usableFromInline let identify: (@Sendable (Item) -> AnyHashable)?
+    /// The ids of the listed items, when duplicates are dropped by id.
+    @usableFromInline let identities: _IdentityFilter<Item>?
     @usableFromInline let broadcaster: FeedBroadcaster<Item>
     @usableFromInline let tasks = LoadTasks<FetchAnswer>()
     @usableFromInline let mailbox = Locked<Mailbox>(Mailbox())
@@ -45,7 +46,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     @usableFromInline var machine: Machine
     @usableFromInline var store = ItemStore<Item>()
-    @usableFromInline var identities = Set<AnyHashable>()
     @usableFromInline var latest: FeedSnapshot<Item> = .initial
     /// The page a fetch just returned, while the machine decides what to do with it.
     @usableFromInline var arrivedPage: Page<Item, Cursor>?
@@ -96,18 +96,21 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default
     ) {
-        self.init(source: source, clock: clock, configuration: configuration, identify: nil)
+        self.init(source: source, clock: clock, configuration: configuration, identities: nil)
     }
 
     /// Creates a controller that identifies items by `id`, so that items already in the list
     /// are handled by ``FeedConfiguration/duplicates``.
-    public init<ID: Hashable & Sendable>(
+    @inlinable public init<ID: Hashable & Sendable>(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
         id: @escaping @Sendable (Item) -> ID
     ) {
-        self.init(source: source, clock: clock, configuration: configuration, identify: { AnyHashable(id($0)) })
+        // Made here, where `ID` is known, so that ids are hashed as their own type.
+        self.init(
+            source: source, clock: clock, configuration: configuration,
+            identities: configuration.duplicates == .drop ? _IdentityFilter(id: id) : nil)
     }
 
     /// Creates a controller whose source is a closure.
@@ -116,19 +119,19 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         configuration: FeedConfiguration = .default,
         fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
     ) {
-        self.init(source: ClosurePageSource(fetch), clock: clock, configuration: configuration, identify: nil)
+        self.init(source: ClosurePageSource(fetch), clock: clock, configuration: configuration, identities: nil)
     }
 
-    @usableFromInline init(
+    @inlinable init(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration>,
         configuration: FeedConfiguration,
-        identify: (@Sendable (Item) -> AnyHashable)?
+        identities: _IdentityFilter<Item>?
     ) {
         self.source = source
         self.clock = clock
         self.configuration = configuration
-        self.identify = configuration.duplicates == .drop ? identify : nil
+        self.identities = identities
         var machine = Machine(configuration: configuration)
         var initialActions: [Machine.Action] = []
         if configuration.loadsInitialPage {
@@ -398,7 +401,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         arrivedPage = nil
         if replacing {
             store = ItemStore()
-            identities.removeAll(keepingCapacity: true)
+            identities?.removeAll()
         }
         let before = store.count
         let (kept, dropped) = withoutDuplicates(page.items)
@@ -418,18 +421,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     /// The items whose id is not yet in the list, and how many were dropped.
     @inlinable func withoutDuplicates(_ items: [Item]) -> (kept: [Item], dropped: Int) {
-        guard let identify else { return (items, 0) }
-        var kept: [Item]?
-        for index in items.indices {
-            let isNew = identities.insert(identify(items[index])).inserted
-            if isNew {
-                kept?.append(items[index])
-            } else if kept == nil {
-                kept = Array(items[..<index])
-            }
-        }
-        guard let kept else { return (items, 0) }
-        return (kept, items.count - kept.count)
+        guard let identities else { return (items, 0) }
+        return identities.recordNew(items)
     }
 
     /// A fetch task's answer, delivered through a hop onto the actor.
@@ -553,21 +546,25 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 extension FeedController where Item: Identifiable, Item.ID: Sendable {
     /// Creates a controller for `Identifiable` items: items whose `id` is already in the list
     /// are handled by ``FeedConfiguration/duplicates`` (dropped and counted by default).
-    public init(
+    @inlinable public init(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default
     ) {
-        self.init(source: source, clock: clock, configuration: configuration, id: { $0.id })
+        self.init(
+            source: source, clock: clock, configuration: configuration,
+            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil)
     }
 
     /// Creates a controller for `Identifiable` items whose source is a closure.
-    public init(
+    @inlinable public init(
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
         fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
     ) {
-        self.init(source: ClosurePageSource(fetch), clock: clock, configuration: configuration, id: { $0.id })
+        self.init(
+            source: ClosurePageSource(fetch), clock: clock, configuration: configuration,
+            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil)
     }
 }
 
