@@ -83,7 +83,7 @@ extension Concurrency {
         /// retry backoffs and timeouts: each is freed with everything it started, and the heap
         /// grows no faster than in a control run that does the same waiting and cancelling without
         /// a controller (the Swift runtime itself keeps about 15 bytes per cancelled suspended task
-        /// in this measurement; see ``LifetimeCycle``). 50,000 cycles in `swift test`, 100,000 in
+        /// in this measurement; see ``LifetimeCycle``). 30,000 cycles in `swift test`, 100,000 in
         /// `scripts/soak.sh` (`ASYNCPAGING_LIFETIME_CYCLES`).
         @Test("controllers dropped by the ten thousand with work in flight: memory flattens")
         func createAndDropAtScale() async {
