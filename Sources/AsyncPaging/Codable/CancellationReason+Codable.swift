@@ -1,0 +1,11 @@
+/// JSON: `"preemptedByRefresh"`, `"preemptedByLoadMore"`, `"supersededByNewerRequest"` or
+/// `"closed"`.
+extension CancellationReason: Codable {
+    static let _names: [(CancellationReason, String)] = [
+        (.preemptedByRefresh, "preemptedByRefresh"), (.preemptedByLoadMore, "preemptedByLoadMore"),
+        (.supersededByNewerRequest, "supersededByNewerRequest"), (.closed, "closed"),
+    ]
+
+    public func encode(to encoder: any Encoder) throws { try _NamedCases.encode(self, names: Self._names, to: encoder) }
+    public init(from decoder: any Decoder) throws { self = try _NamedCases.decode(Self._names, from: decoder) }
+}

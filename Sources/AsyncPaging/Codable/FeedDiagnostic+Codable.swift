@@ -1,0 +1,63 @@
+/// JSON: `{"kind": "staleResultDiscarded", "side": "refresh", "attempt": 1, "succeeded": true}`,
+/// `{"kind": "duplicatesDropped", "side": "loadMore", "count": 3}`,
+/// `{"kind": "retryScheduled", "side": "loadMore", "retryNumber": 1, "delay": {"seconds": 2, "attoseconds": 0}}`
+/// or `{"kind": "timedOut", "side": "refresh", "attempt": 2}`. Durations are exact:
+/// whole seconds and attoseconds, as `Duration.components`.
+extension FeedDiagnostic: Codable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: _FeedCodingKey.self)
+        switch self {
+        case .staleResultDiscarded(let side, let attempt, let succeeded):
+            try container.encode("staleResultDiscarded", forKey: .kind)
+            try container.encode(side, forKey: .side)
+            try container.encode(attempt, forKey: .attempt)
+            try container.encode(succeeded, forKey: "succeeded")
+        case .duplicatesDropped(let side, let count):
+            try container.encode("duplicatesDropped", forKey: .kind)
+            try container.encode(side, forKey: .side)
+            try container.encode(count, forKey: "count")
+        case .retryScheduled(let side, let retryNumber, let delay):
+            try container.encode("retryScheduled", forKey: .kind)
+            try container.encode(side, forKey: .side)
+            try container.encode(retryNumber, forKey: "retryNumber")
+            try container.encode(_CodableDuration(delay), forKey: "delay")
+        case .timedOut(let side, let attempt):
+            try container.encode("timedOut", forKey: .kind)
+            try container.encode(side, forKey: .side)
+            try container.encode(attempt, forKey: .attempt)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: _FeedCodingKey.self)
+        let kind = try container.decode(String.self, forKey: .kind)
+        let side = try container.decode(FeedSide.self, forKey: .side)
+        switch kind {
+        case "staleResultDiscarded":
+            self = .staleResultDiscarded(
+                side: side, attempt: try container.decode(Int.self, forKey: .attempt),
+                succeeded: try container.decode(Bool.self, forKey: "succeeded"))
+        case "duplicatesDropped":
+            self = .duplicatesDropped(side: side, count: try container.decode(Int.self, forKey: "count"))
+        case "retryScheduled":
+            self = .retryScheduled(
+                side: side, retryNumber: try container.decode(Int.self, forKey: "retryNumber"),
+                delay: try container.decode(_CodableDuration.self, forKey: "delay").duration)
+        case "timedOut":
+            self = .timedOut(side: side, attempt: try container.decode(Int.self, forKey: .attempt))
+        default: throw container.unknownKind(kind, of: FeedDiagnostic.self)
+        }
+    }
+}
+
+/// A duration as `{"seconds": Int64, "attoseconds": Int64}`.
+struct _CodableDuration: Codable {
+    var seconds: Int64
+    var attoseconds: Int64
+
+    init(_ duration: Duration) {
+        (seconds, attoseconds) = duration.components
+    }
+
+    var duration: Duration { Duration(secondsComponent: seconds, attosecondsComponent: attoseconds) }
+}

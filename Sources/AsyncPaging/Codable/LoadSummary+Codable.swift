@@ -1,0 +1,17 @@
+/// JSON: `{"itemsApplied": 15, "droppedDuplicates": 0, "reachedEnd": false}`.
+extension LoadSummary: Codable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: _FeedCodingKey.self)
+        try container.encode(itemsApplied, forKey: "itemsApplied")
+        try container.encode(droppedDuplicates, forKey: "droppedDuplicates")
+        try container.encode(reachedEnd, forKey: "reachedEnd")
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: _FeedCodingKey.self)
+        self.init(
+            itemsApplied: try container.decode(Int.self, forKey: "itemsApplied"),
+            droppedDuplicates: try container.decode(Int.self, forKey: "droppedDuplicates"),
+            reachedEnd: try container.decode(Bool.self, forKey: "reachedEnd"))
+    }
+}
