@@ -34,7 +34,7 @@ extension HTTPPageSource where Cursor == String {
             var query: [(String, String)] = []
             if let cursor = request.cursor { query.append((cursorParameter, cursor)) }
             if let pageSizeParameter { query.append((pageSizeParameter, String(request.pageSize))) }
-            return HTTPRequest(url: try url.settingQuery(query), headerFields: ["Accept": "application/json"])
+            return HTTPTransportRequest(url: try url.settingQuery(query), headerFields: ["Accept": "application/json"])
         } parse: { response, _ in
             let decoded = try decoder.decode(Body.self, from: response.body)
             let cursor = next(decoded)
@@ -76,7 +76,7 @@ extension HTTPPageSource where Cursor == URL {
             return try url.settingQuery([(pageSizeParameter, String(request.pageSize))])
         }
         return HTTPPageSource(transport: transport) { request in
-            HTTPRequest(url: try requestURL(request), headerFields: ["Accept": "application/json"])
+            HTTPTransportRequest(url: try requestURL(request), headerFields: ["Accept": "application/json"])
         } parse: { response, request in
             let decoded = try decoder.decode(Body.self, from: response.body)
             var nextURL: URL?
@@ -121,7 +121,7 @@ extension HTTPPageSource where Cursor == Int {
     ) -> HTTPPageSource {
         HTTPPageSource(transport: transport) { request in
             let query = [(offsetParameter, String(request.cursor ?? 0)), (limitParameter, String(request.pageSize))]
-            return HTTPRequest(url: try url.settingQuery(query), headerFields: ["Accept": "application/json"])
+            return HTTPTransportRequest(url: try url.settingQuery(query), headerFields: ["Accept": "application/json"])
         } parse: { response, request in
             let decoded = try decoder.decode(Body.self, from: response.body)
             let pageItems = items(decoded)
@@ -167,7 +167,7 @@ extension HTTPPageSource where Cursor == Int {
         HTTPPageSource(transport: transport) { request in
             var query = [(pageParameter, String(request.cursor ?? firstPage))]
             if let pageSizeParameter { query.append((pageSizeParameter, String(request.pageSize))) }
-            return HTTPRequest(url: try url.settingQuery(query), headerFields: ["Accept": "application/json"])
+            return HTTPTransportRequest(url: try url.settingQuery(query), headerFields: ["Accept": "application/json"])
         } parse: { response, request in
             let decoded = try decoder.decode(Body.self, from: response.body)
             let pageItems = items(decoded)

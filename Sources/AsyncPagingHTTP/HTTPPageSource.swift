@@ -35,7 +35,7 @@ import AsyncPaging
 ///
 /// struct AsyncHTTPClientTransport: HTTPTransport {
 ///     let client: HTTPClient
-///     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+///     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
 ///         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
 ///         outgoing.method = .init(rawValue: request.method)
 ///         for (name, value) in request.headerFields { outgoing.headers.add(name: name, value: value) }
@@ -43,7 +43,7 @@ import AsyncPaging
 ///         let response = try await client.execute(outgoing, timeout: .seconds(30))
 ///         let body = try await response.body.collect(upTo: 16 << 20)
 ///         let fields = Dictionary(response.headers.map { ($0.name, $0.value) }) { $0 + ", " + $1 }
-///         return HTTPResponse(status: Int(response.status.code), headerFields: fields, body: Data(buffer: body))
+///         return HTTPTransportResponse(status: Int(response.status.code), headerFields: fields, body: Data(buffer: body))
 ///     }
 /// }
 ///
@@ -54,8 +54,8 @@ import AsyncPaging
 public struct HTTPPageSource<Item: Sendable, Cursor: Hashable & Sendable>: PageSource {
     /// Sends the requests.
     public let transport: any HTTPTransport
-    @usableFromInline let makeRequest: @Sendable (PageRequest<Cursor>) throws -> HTTPRequest
-    @usableFromInline let parse: @Sendable (HTTPResponse, PageRequest<Cursor>) throws -> Page<Item, Cursor>
+    @usableFromInline let makeRequest: @Sendable (PageRequest<Cursor>) throws -> HTTPTransportRequest
+    @usableFromInline let parse: @Sendable (HTTPTransportResponse, PageRequest<Cursor>) throws -> Page<Item, Cursor>
 
     /// Creates a page source for any scheme.
     ///
@@ -66,8 +66,8 @@ public struct HTTPPageSource<Item: Sendable, Cursor: Hashable & Sendable>: PageS
     ///     except `DecodingError`, which becomes ``HTTPPageError/decoding(_:bodyExcerpt:)``.
     public init(
         transport: any HTTPTransport = URLSessionTransport(),
-        makeRequest: @escaping @Sendable (PageRequest<Cursor>) throws -> HTTPRequest,
-        parse: @escaping @Sendable (HTTPResponse, PageRequest<Cursor>) throws -> Page<Item, Cursor>
+        makeRequest: @escaping @Sendable (PageRequest<Cursor>) throws -> HTTPTransportRequest,
+        parse: @escaping @Sendable (HTTPTransportResponse, PageRequest<Cursor>) throws -> Page<Item, Cursor>
     ) {
         self.transport = transport
         self.makeRequest = makeRequest
@@ -76,7 +76,7 @@ public struct HTTPPageSource<Item: Sendable, Cursor: Hashable & Sendable>: PageS
 
     public func page(for request: PageRequest<Cursor>) async throws -> Page<Item, Cursor> {
         let httpRequest = try makeRequest(request)
-        let response: HTTPResponse
+        let response: HTTPTransportResponse
         do {
             response = try await transport.send(httpRequest)
         } catch let error as CancellationError {

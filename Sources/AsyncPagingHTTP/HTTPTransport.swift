@@ -10,5 +10,5 @@ import Foundation
 /// stream) and throw `CancellationError` (or the client's own cancellation error).
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the whole response.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse
 }

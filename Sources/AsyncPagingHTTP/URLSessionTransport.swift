@@ -22,7 +22,7 @@ public struct URLSessionTransport: HTTPTransport {
         self.requestTimeout = requestTimeout
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         for (name, value) in request.headerFields { urlRequest.setValue(value, forHTTPHeaderField: name) }
@@ -33,7 +33,7 @@ public struct URLSessionTransport: HTTPTransport {
         }
         let handle = DataTaskHandle()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPTransportResponse, any Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
                     if let error {
                         if handle.wasCancelled || (error as? URLError)?.code == .cancelled {
@@ -51,7 +51,7 @@ public struct URLSessionTransport: HTTPTransport {
                     for (name, value) in http.allHeaderFields {
                         fields["\(name)"] = "\(value)"
                     }
-                    continuation.resume(returning: HTTPResponse(
+                    continuation.resume(returning: HTTPTransportResponse(
                         status: http.statusCode, headerFields: fields, body: data ?? Data()))
                 }
                 // Cancelled before the task existed: start it cancelled, so that its completion

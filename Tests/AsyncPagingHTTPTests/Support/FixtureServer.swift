@@ -68,7 +68,7 @@ final class FixtureServer: Sendable {
     // MARK: Control routes
 
     private func getJSON(_ path: String, method: String = "GET") async throws -> [String: Any] {
-        let response = try await URLSessionTransport().send(HTTPRequest(method: method, url: url(path)))
+        let response = try await URLSessionTransport().send(HTTPTransportRequest(method: method, url: url(path)))
         return (try JSONSerialization.jsonObject(with: response.body) as? [String: Any]) ?? [:]
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One HTTP request, as a page source asks its ``HTTPTransport`` to send it.
-public struct HTTPRequest: Sendable, Hashable, CustomStringConvertible {
+public struct HTTPTransportRequest: Sendable, Hashable, CustomStringConvertible {
     /// The method, `GET` unless set.
     public var method: String
     /// The absolute URL, query included.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A whole HTTP response: status, header fields and body.
-public struct HTTPResponse: Sendable, Hashable {
+public struct HTTPTransportResponse: Sendable, Hashable {
     /// The status code, such as 200.
     public var status: Int
     /// The header fields, by lowercased name. Use ``value(forHeader:)`` to look one up.
