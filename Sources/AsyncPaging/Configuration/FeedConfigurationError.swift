@@ -15,6 +15,7 @@ public enum FeedConfigurationError: Error, Sendable, Hashable, CustomStringConve
     /// The jitter must be a fraction from 0 to 1.
     case invalidJitter(Double)
 
+    /// What is wrong with the configuration, in words.
     public var description: String {
         switch self {
         case .invalidPageSize(let size):

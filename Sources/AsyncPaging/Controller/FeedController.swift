@@ -492,7 +492,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         let controller = selfReference
         let timer = Task {
             do {
-                try await clock.sleep(for: delay)
+                try await clock.sleep(for: delay.boundedForTimers)
             } catch {
                 return // cancelled: the load ended or moved on
             }

@@ -14,6 +14,7 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
     /// from the top.
     case emptyPageClaimsMore
 
+    /// What went wrong, in words, for logs.
     public var description: String {
         switch self {
         case .timedOut(let timeout): "the page source did not answer within \(timeout)"
@@ -42,11 +43,14 @@ public struct FeedFailure: Error, Sendable, Equatable, CustomStringConvertible {
         self.attempt = attempt
     }
 
+    /// Whether two failures are of the same side and attempt, with errors of the same type and
+    /// the same `String(reflecting:)` text.
     public static func == (lhs: FeedFailure, rhs: FeedFailure) -> Bool {
         lhs.side == rhs.side && lhs.attempt == rhs.attempt
             && type(of: lhs.error) == type(of: rhs.error)
             && String(reflecting: lhs.error) == String(reflecting: rhs.error)
     }
 
+    /// The side, the attempt and the error, for logs.
     public var description: String { "\(side) failed (attempt \(attempt)): \(error)" }
 }

@@ -11,6 +11,8 @@ public enum CancellationReason: Sendable, Hashable, CustomStringConvertible {
     /// ``FeedController/close()`` was called, or the controller was released.
     case closed
 
+    /// Who cancelled the load, as a short phrase for logs ("by a refresh"); the wording may
+    /// change, so a UI words the reason itself.
     public var description: String {
         switch self {
         case .preemptedByRefresh: "by a refresh"
@@ -32,6 +34,7 @@ public enum IgnoreReason: Sendable, Hashable, CustomStringConvertible {
     /// `loadMore()` while the first page is still loading: there is nothing to append to yet.
     case firstPageLoading
 
+    /// Why the call started nothing, in words, for logs.
     public var description: String {
         switch self {
         case .closed: "the controller is closed"
@@ -74,6 +77,7 @@ public enum LoadOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The call started nothing.
     case ignored(IgnoreReason)
 
+    /// The outcome in a compact form for logs, e.g. `completed(15 items, 0 duplicates dropped)`.
     public var description: String {
         switch self {
         case .completed(let summary):
@@ -104,6 +108,7 @@ public struct LoadResult: Sendable, Equatable, CustomStringConvertible {
         self.joinedInFlightLoad = joinedInFlightLoad
     }
 
+    /// The side, the outcome and whether the call joined a load, for logs.
     public var description: String {
         "\(side.map { "\($0)" } ?? "none"): \(outcome)\(joinedInFlightLoad ? " (joined)" : "")"
     }

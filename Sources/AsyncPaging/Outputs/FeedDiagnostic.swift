@@ -11,6 +11,7 @@ public enum FeedDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// A fetch took longer than the configured timeout and was cancelled.
     case timedOut(side: FeedSide, attempt: Int)
 
+    /// The diagnostic in words, for logs.
     public var description: String {
         switch self {
         case .staleResultDiscarded(let side, let attempt, let succeeded):

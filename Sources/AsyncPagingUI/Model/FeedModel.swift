@@ -2,11 +2,11 @@ import AsyncPaging
 import Observation
 import Synchronization
 
-/// A feed for a screen: an observable mirror of a ``FeedController`` on the main actor, with
+/// A feed for a screen: an observable mirror of a ``AsyncPaging/FeedController`` on the main actor, with
 /// the pull gestures and the prefetch trigger wired to it.
 ///
 /// SwiftUI views read its properties and are updated when they change; UIKit code reads them
-/// in `withObservationTracking` (or binds ``FeedController/refreshCommands``). The view calls
+/// in `withObservationTracking` (or binds ``AsyncPaging/FeedController/refreshCommands``). The view calls
 /// the methods: ``rowAppeared(at:)`` (or ``visibleRowsChanged(_:)`` or ``scrolled(_:)``) to
 /// load more near the end, ``refresh()``, ``loadMore()`` and ``retry()``, and the pull
 /// methods when it has custom pull gestures.
@@ -25,8 +25,8 @@ import Synchronization
 /// ```
 ///
 /// The model subscribes to the controller's outputs when it is made and stops when it is
-/// released. Its state always comes from the controller's newest ``FeedController/currentSnapshot``
-/// and ``FeedController/currentStatus`` (the streams only say when to look), so it never goes
+/// released. Its state always comes from the controller's newest ``AsyncPaging/FeedController/currentSnapshot``
+/// and ``AsyncPaging/FeedController/currentStatus`` (the streams only say when to look), so it never goes
 /// back to an older value, and the flags and the gestures always agree: a gesture is loading
 /// exactly while the status shows its side loading, and stops when the side's load ends.
 @Observable
