@@ -33,6 +33,8 @@ enum EventText {
         case .nothingToRetry: "nothing to retry"
         case .refreshInFlight: "a refresh is in flight"
         case .firstPageLoading: "the first page is still loading"
+        case .noFirstPage: "no first page yet: refresh first"
+        case .stoppedByGuard: "stopped after a bad page: retry or refresh"
         }
     }
 

@@ -15,21 +15,26 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maximumBackoff: Duration
     /// The largest fraction, from 0 to 1, by which a delay is randomly shortened.
     public var jitter: Double
+    /// Which errors are retried; by default what may pass on a second try (see
+    /// ``RetryCondition/default``).
+    public var condition: RetryCondition
 
-    /// Creates a retry policy. ``FeedConfiguration/init(pageSize:loadsInitialPage:loadMoreDuringRefresh:refreshDuringRefresh:loadMoreDuringLoadMore:retry:timeout:duplicates:)``
+    /// Creates a retry policy. ``FeedConfiguration``'s initializer
     /// checks the values and throws a ``FeedConfigurationError`` for bad ones.
     public init(
         maximumAttempts: Int,
         initialBackoff: Duration = .seconds(1),
         multiplier: Double = 2,
         maximumBackoff: Duration = .seconds(30),
-        jitter: Double = 0
+        jitter: Double = 0,
+        condition: RetryCondition = .default
     ) {
         self.maximumAttempts = maximumAttempts
         self.initialBackoff = initialBackoff
         self.multiplier = multiplier
         self.maximumBackoff = maximumBackoff
         self.jitter = jitter
+        self.condition = condition
     }
 
     /// No automatic retry: a failure stays until ``FeedController/retry()`` or a new request.
@@ -44,19 +49,39 @@ public struct RetryPolicy: Sendable, Hashable {
     ///   - retryNumber: Which retry the delay comes before: 1 for the first.
     ///   - randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
     public func backoff(beforeRetry retryNumber: Int, randomUnit: Double = 0) -> Duration {
-        let initial = initialBackoff.secondsValue
-        let maximum = min(maximumBackoff.secondsValue, Duration.longestTimerDelay.secondsValue)
-        var seconds = min(initial, maximum)
-        var step = 1
-        while step < retryNumber && seconds < maximum {
-            seconds *= multiplier
-            step += 1
+        let initial = max(initialBackoff.secondsValue, 0)
+        let maximum = min(max(maximumBackoff.secondsValue, 0), Duration.longestTimerDelay.secondsValue)
+        // initial × multiplier^(retryNumber − 1), by squaring: O(log n) steps for any retry
+        // number, stopping once the factor alone passes the cap (a linear loop never ended
+        // for a huge retry number with a multiplier of 1).
+        var factor = 1.0
+        var base = multiplier.isFinite ? max(multiplier, 1) : 1
+        var exponent = max(retryNumber, 1) - 1
+        let limit = initial > 0 ? maximum / initial : 1
+        while exponent > 0 && factor <= limit {
+            if exponent & 1 == 1 { factor *= base }
+            base *= base
+            exponent >>= 1
         }
-        seconds = min(seconds, maximum) // also catches a product that overflowed to infinity
+        var seconds = initial == 0 ? 0 : min(initial * factor, maximum) // also catches infinity
         let unit = randomUnit.isNaN ? 0 : min(max(randomUnit, 0), 1)
         let jitter = jitter.isFinite ? min(max(jitter, 0), 1) : 0
         seconds -= seconds * jitter * unit
         return .saturating(seconds: seconds)
+    }
+
+    /// The delay before retry number `retryNumber` after a try failed with `error`: the
+    /// ``backoff(beforeRetry:randomUnit:)``, lengthened to the error's
+    /// ``PageSourceError/retryAfter`` when it asks for longer, and never beyond
+    /// ``maximumBackoff``.
+    /// - Parameters:
+    ///   - retryNumber: Which retry the delay comes before: 1 for the first.
+    ///   - error: The error the failed try threw.
+    ///   - randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
+    public func delay(beforeRetry retryNumber: Int, after error: any Error, randomUnit: Double = 0) -> Duration {
+        let backoff = backoff(beforeRetry: retryNumber, randomUnit: randomUnit)
+        guard let asked = (error as? any PageSourceError)?.retryAfter, asked > backoff else { return backoff }
+        return min(asked, maximumBackoff).boundedForTimers
     }
 
     func validate() throws(FeedConfigurationError) {
@@ -79,10 +104,10 @@ extension Duration {
     /// `self`, shortened to ``longestTimerDelay``.
     @inlinable var boundedForTimers: Duration { min(self, .longestTimerDelay) }
 
-    /// The duration in seconds, as a `Double`.
+    /// The duration in seconds, as a `Double`. Division, not `components`, which traps for a
+    /// duration beyond `Int64.max` seconds.
     @usableFromInline var secondsValue: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+        self / .seconds(1)
     }
 
     /// `seconds` as a duration, clamped to `0...longestTimerDelay` (NaN gives zero).

@@ -54,7 +54,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @usableFromInline var waiters: [Waiter] = []
     /// A fetch that answered while it was being launched, to be handed over once the actions
     /// that launched it are carried out (see ``LoadTasks``).
-    @usableFromInline var answeredInPlace: (id: LoadID, side: FeedSide, attempt: Int, answer: FetchAnswer)?
+    @usableFromInline var answeredInPlace: (id: LoadID, side: FeedSide, attempt: Int, step: Int, answer: FetchAnswer)?
     /// The loads that ended during the current call onto the actor, with their outcomes, so
     /// that a call whose load ended before it could wait gets its outcome at once. Emptied as
     /// each call starts (``startCall()``), so it holds at most the few loads of one call.
@@ -140,9 +140,9 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         selfReference.set(self)
         // The initial load's `began` is replayed to every subscriber by the broadcaster; what
         // is left to do is to start its fetch.
-        for case let .startFetch(id, side, cursor, attempt) in initialActions {
+        for case let .startFetch(id, side, cursor, attempt, step) in initialActions {
             // Not isolated yet, so no hand-over in place: the fetch task delivers its answer.
-            _ = launchFetch(id, side: side, cursor: cursor, attempt: attempt, handsOverInPlace: false)
+            _ = launchFetch(id, side: side, cursor: cursor, attempt: attempt, step: step, handsOverInPlace: false)
         }
     }
 
@@ -228,6 +228,38 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         return await answer(decision, side: side)
     }
 
+    /// Waits until the feed has a first page, and tells how that went; for services, where a
+    /// request may reach a new session while its first page is still loading.
+    ///
+    /// - If a first page has been applied, it answers at once with
+    ///   ``LoadOutcome/completed(_:)`` and the current list's count as ``LoadSummary/itemsApplied``.
+    /// - If the first page is loading (a refresh before any page), it joins that load.
+    /// - If the first page failed, it answers that failure (``LoadOutcome/failed(_:)``); call
+    ///   ``retry()`` to run it again.
+    /// - If no load ran yet (``FeedConfiguration/loadsInitialPage`` is off), it starts the refresh.
+    @discardableResult
+    @inlinable public func waitForFirstPage() async -> LoadResult {
+        startCall()
+        if machine.isClosed { return LoadResult(side: .refresh, outcome: .ignored(.closed)) }
+        if machine.hasLoadedFirstPage {
+            let summary = LoadSummary(itemsApplied: store.count, reachedEnd: machine.reachedEnd)
+            return LoadResult(side: .refresh, outcome: .completed(summary))
+        }
+        if let active = machine.active, active.side == .refresh {
+            return await answer(.joined(active.id), side: .refresh)
+        }
+        if let failure = machine.lastFailure, failure.side == .refresh {
+            return LoadResult(side: .refresh, outcome: .failed(failure))
+        }
+        let decision = run { $0.refreshRequested(into: &$1) }
+        return await answer(decision, side: .refresh)
+    }
+
+    /// The cursors at both ends of the current list: what to hand a client that pages on later.
+    public var cursors: FeedCursors<Cursor> {
+        FeedCursors(previous: nil, next: machine.nextCursor, reachedEnd: machine.reachedEnd)
+    }
+
     /// Cancels the load in flight (it ends as cancelled by close), finishes every output
     /// stream, and makes every later call answer ``IgnoreReason/closed``. Releasing the last
     /// reference to a controller does the same.
@@ -304,7 +336,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         if let arrived = answeredInPlace {
             // Handed over after the actions that launched the fetch, as its task would have.
             answeredInPlace = nil
-            fetchFinished(arrived.id, side: arrived.side, attempt: arrived.attempt, arrived.answer)
+            fetchFinished(arrived.id, side: arrived.side, attempt: arrived.attempt, step: arrived.step, arrived.answer)
         }
         return result
     }
@@ -315,20 +347,20 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         guard !actions.isEmpty else { return }
         for action in actions {
             switch action {
-            case .startFetch(let id, let side, let cursor, let attempt):
-                if let answer = launchFetch(id, side: side, cursor: cursor, attempt: attempt, handsOverInPlace: true) {
-                    answeredInPlace = (id, side, attempt, answer)
+            case .startFetch(let id, let side, let cursor, let attempt, let step):
+                if let answer = launchFetch(
+                    id, side: side, cursor: cursor, attempt: attempt, step: step, handsOverInPlace: true) {
+                    answeredInPlace = (id, side, attempt, step, answer)
                 }
             case .cancelLoad(let id):
                 tasks.cancel(id.rawValue)
-            case .scheduleRetry(let id, let retryNumber):
+            case .scheduleRetry(let id, let retryNumber, let failure):
                 let retry = configuration.retry
                 let unit = retry.jitter > 0 ? Double.random(in: 0..<1, using: &random) : 0
-                let delay = retry.backoff(beforeRetry: retryNumber, randomUnit: unit)
-                if let side = machine.active?.side {
-                    broadcaster.publish(.retryScheduled(side: side, retryNumber: retryNumber, delay: delay))
-                }
-                launchTimer(id, attempt: machine.active?.attempt ?? 0, after: delay, isTimeout: false)
+                let delay = retry.delay(beforeRetry: retryNumber, after: failure.error, randomUnit: unit)
+                broadcaster.publish(.retryScheduled(
+                    side: failure.side, retryNumber: retryNumber, delay: delay, failure: failure))
+                launchTimer(id, attempt: failure.attempt, step: 0, after: delay, isTimeout: false)
             case .applyPage(let id, let replacing):
                 apply(id, replacing: replacing)
             case .emit(let event):
@@ -401,36 +433,47 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     }
 
     /// A fetch task's answer, delivered through a hop onto the actor.
-    @inlinable func fetchDelivered(_ id: LoadID, side: FeedSide, attempt: Int, _ answer: FetchAnswer) {
+    @inlinable func fetchDelivered(_ id: LoadID, side: FeedSide, attempt: Int, step: Int, _ answer: FetchAnswer) {
         startCall()
-        fetchFinished(id, side: side, attempt: attempt, answer)
+        fetchFinished(id, side: side, attempt: attempt, step: step, answer)
     }
 
-    @inlinable func fetchFinished(_ id: LoadID, side: FeedSide, attempt: Int, _ result: FetchAnswer) {
+    @inlinable func fetchFinished(_ id: LoadID, side: FeedSide, attempt: Int, step: Int, _ result: FetchAnswer) {
         let accepted: Bool
         switch result {
         case .success(let page):
             arrivedPage = page
-            accepted = run { $0.fetchSucceeded(id, attempt: attempt, itemCount: page.items.count, next: page.next, into: &$1) }
+            accepted = run {
+                $0.fetchSucceeded(id, attempt: attempt, step: step, itemCount: page.items.count, next: page.next, into: &$1)
+            }
             arrivedPage = nil
         case .failure(let error):
-            accepted = run { $0.fetchFailed(id, attempt: attempt, error: error, into: &$1) }
+            accepted = run { $0.fetchFailed(id, attempt: attempt, step: step, error: error, into: &$1) }
         }
-        if !accepted {
+        guard !accepted else { return }
+        if case .failure(let error) = result, error is CancellationError {
+            broadcaster.publish(.fetchCancelled(side: side, attempt: attempt))
+        } else {
             broadcaster.publish(.staleResultDiscarded(side: side, attempt: attempt, succeeded: result.isSuccess))
         }
     }
 
-    @inlinable func timerFired(_ id: LoadID, attempt: Int, isTimeout: Bool) {
+    @inlinable func timerFired(_ id: LoadID, attempt: Int, step: Int, isTimeout: Bool) {
         startCall()
         guard isTimeout else {
             run { $0.backoffElapsed(id, attempt: attempt, into: &$1) }
             return
         }
         let side = machine.active?.side
-        if run({ $0.timeoutElapsed(id, attempt: attempt, into: &$1) }), let side {
+        if run({ $0.timeoutElapsed(id, attempt: attempt, step: step, into: &$1) }), let side {
             broadcaster.publish(.timedOut(side: side, attempt: attempt))
         }
+    }
+
+    /// A timer's clock threw without the timer being cancelled: the load ends as failed.
+    @inlinable func timerFailed(_ id: LoadID, attempt: Int, error: any Error) {
+        startCall()
+        run { $0.clockFailed(id, attempt: attempt, error: error, into: &$1) }
     }
 
     // MARK: Tasks (nonisolated: they touch only `let` properties, so the initializer can start one)
@@ -444,7 +487,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// `Task.immediate` is unavailable, the fetch is an ordinary task that delivers its answer.
     /// - Returns: The answer, when the source gave it before the launch ended.
     @inlinable nonisolated func launchFetch(
-        _ id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, handsOverInPlace: Bool
+        _ id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, step: Int, handsOverInPlace: Bool
     ) -> FetchAnswer? {
         let request = PageRequest(
             cursor: cursor, side: side, pageSize: configuration.pageSize, attempt: attempt, clock: clock)
@@ -458,7 +501,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             let fetch = Task.immediate {
                 let answer = await Self.fetchAnswer(from: source, for: request)
                 if tasks.answerInPlace(answer, loadID: id.rawValue, attempt: attempt) { return }
-                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, answer)
+                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, step: step, answer)
             }
             if let answer = tasks.endLaunch(fetch, loadID: id.rawValue) {
                 return answer // the load has no fetch left to time out
@@ -466,12 +509,12 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         } else {
             let fetch = Task {
                 let answer = await Self.fetchAnswer(from: source, for: request)
-                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, answer)
+                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, step: step, answer)
             }
             tasks.setFetch(fetch, for: id.rawValue)
         }
         if let timeout = configuration.timeout {
-            launchTimer(id, attempt: attempt, after: timeout, isTimeout: true)
+            launchTimer(id, attempt: attempt, step: step, after: timeout, isTimeout: true)
         }
         return nil
     }
@@ -487,16 +530,21 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         }
     }
 
-    @inlinable nonisolated func launchTimer(_ id: LoadID, attempt: Int, after delay: Duration, isTimeout: Bool) {
+    /// Starts the timeout of fetch `step` of try `attempt`, or the backoff after try `attempt`.
+    /// A clock that throws from `sleep` without being cancelled ends the load as failed
+    /// (``FeedError/clockFailed(_:)``): the timer could never fire, and the load must end.
+    @inlinable nonisolated func launchTimer(_ id: LoadID, attempt: Int, step: Int, after delay: Duration, isTimeout: Bool) {
         let clock = self.clock
         let controller = selfReference
         let timer = Task {
             do {
                 try await clock.sleep(for: delay.boundedForTimers)
             } catch {
-                return // cancelled: the load ended or moved on
+                if Task.isCancelled { return } // the load ended or moved on
+                await controller.target?.timerFailed(id, attempt: attempt, error: error)
+                return
             }
-            await controller.target?.timerFired(id, attempt: attempt, isTimeout: isTimeout)
+            await controller.target?.timerFired(id, attempt: attempt, step: step, isTimeout: isTimeout)
         }
         tasks.setTimer(timer, for: id.rawValue)
     }

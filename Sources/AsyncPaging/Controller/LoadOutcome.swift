@@ -33,6 +33,14 @@ public enum IgnoreReason: Sendable, Hashable, CustomStringConvertible {
     case refreshInFlight
     /// `loadMore()` while the first page is still loading: there is nothing to append to yet.
     case firstPageLoading
+    /// `loadMore()` before any first page was applied (the initial load is off, or the first
+    /// page failed): there is nothing to append to. `refresh()` loads the first page, and after
+    /// a failed first page `retry()` runs that refresh again (Android Paging 3 does the same).
+    case noFirstPage
+    /// `loadMore()` after a guard failure (``FeedError/repeatedCursor(_:)`` or
+    /// ``FeedError/emptyPageClaimsMore``): the end side fetches nothing by itself until
+    /// `retry()` or a refresh, so a UI that loads more at the bottom cannot spin.
+    case stoppedByGuard
 
     /// Why the call started nothing, in words, for logs.
     public var description: String {
@@ -41,6 +49,8 @@ public enum IgnoreReason: Sendable, Hashable, CustomStringConvertible {
         case .nothingToRetry: "there is no failed load to retry"
         case .refreshInFlight: "a refresh is in flight"
         case .firstPageLoading: "the first page is still loading"
+        case .noFirstPage: "no first page has been loaded"
+        case .stoppedByGuard: "loading more stopped after a guard failure; retry or refresh"
         }
     }
 }

@@ -60,7 +60,7 @@ public struct RefreshCommandMapper: Sendable, Hashable {
     private static func claimsMoreData(_ failure: FeedFailure) -> Bool {
         switch failure.error as? FeedError {
         case .repeatedCursor, .emptyPageClaimsMore: true
-        case .timedOut, nil: false
+        case .timedOut, .clockFailed, nil: false
         }
     }
 }
