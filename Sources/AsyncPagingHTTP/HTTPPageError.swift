@@ -1,4 +1,5 @@
 import Foundation
+import AsyncPaging
 
 /// Why an HTTP page source could not produce a page.
 ///
@@ -65,3 +66,7 @@ public enum HTTPPageError: Error, Sendable, Hashable, CustomStringConvertible {
         String(decoding: body.prefix(bodyExcerptLimit), as: UTF8.self)
     }
 }
+
+/// The engine's default retry condition asks ``HTTPPageError/isRetryable``, and a retry waits
+/// at least ``HTTPPageError/retryAfter`` (capped by the policy's maximum backoff).
+extension HTTPPageError: PageSourceError {}

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 import AsyncPaging
 import AsyncPagingHTTP
+import AsyncPagingTesting
 
 /// Failures of a real HTTP server on 127.0.0.1: statuses, malformed bodies, slow pages,
 /// cancelled requests.
@@ -83,6 +84,7 @@ struct HTTPFailureTests {
             let feed = FeedController(
                 source: Self.cursorSource(server, "delay_ms=10000&tag=slow-more"),
                 configuration: try FeedConfiguration(pageSize: 10, loadsInitialPage: false), id: \.id)
+            let diagnostics = StreamRecorder(feed.diagnostics)
             _ = await feed.refresh()
             let loadMore = Task { await feed.loadMore() }
             #expect(try await server.waitUntilStarted(tag: "slow-more"))
@@ -90,6 +92,61 @@ struct HTTPFailureTests {
             #expect(refresh.outcome == .completed(LoadSummary(itemsApplied: 10)))
             #expect(await loadMore.value.outcome == .cancelled(.preemptedByRefresh))
             #expect(try await server.waitUntilClosed(tag: "slow-more"))
+            // The source ended by cancellation as asked: no stale result to discard.
+            #expect(await diagnostics.waitFor { $0 == .fetchCancelled(side: .loadMore, attempt: 1) } != nil)
+            #expect(!diagnostics.values.contains { if case .staleResultDiscarded = $0 { true } else { false } })
+        }
+    }
+
+    @Test("400 is not retried by the default retry condition")
+    func badRequestNotRetried() async throws {
+        let server = try FixtureServer.start()
+        defer { server.stop() }
+        try await withDeadline(20, "400 not retried") {
+            let feed = FeedController<FixtureItem, String>(
+                source: HTTPPageSource.cursorInBody(
+                    url: server.url("/status?code=400&key=bad"), body: CursorBody.self, items: \.data, next: \.next_cursor),
+                configuration: try FeedConfiguration(
+                    pageSize: 10, loadsInitialPage: false,
+                    retry: RetryPolicy(maximumAttempts: 3, initialBackoff: .milliseconds(10))),
+                id: \.id)
+            let result = await feed.refresh()
+            guard case .failed(let failure) = result.outcome, let error = failure.error as? HTTPPageError else {
+                Issue.record("refresh: \(result)")
+                return
+            }
+            #expect(error.statusCode == 400)
+            #expect(failure.attempt == 1)
+            #expect(try await server.requestCount(key: "bad") == 1)
+        }
+    }
+
+    @Test("429 with Retry-After: the retry waits what the server asked, capped by the policy, on the injected clock",
+          arguments: [(retryAfter: 2, maximumBackoff: 30, expected: 2), (retryAfter: 120, maximumBackoff: 5, expected: 5)])
+    func retryAfterHonoured(retryAfter: Int, maximumBackoff: Int, expected: Int) async throws {
+        let server = try FixtureServer.start()
+        defer { server.stop() }
+        try await withDeadline(20, "429 then success") {
+            let clock = TestClock()
+            let key = "limited-\(retryAfter)"
+            let retry = RetryPolicy(maximumAttempts: 2, initialBackoff: .milliseconds(10), maximumBackoff: .seconds(maximumBackoff))
+            let feed = FeedController(
+                source: Self.cursorSource(server, "key=\(key)&fail=1&status=429&retry_after=\(retryAfter)&always=1"),
+                clock: clock,
+                configuration: try FeedConfiguration(pageSize: 10, loadsInitialPage: false, retry: retry), id: \.id)
+            let diagnostics = StreamRecorder(feed.diagnostics)
+            let refresh = Task { await feed.refresh() }
+            let scheduled = await diagnostics.waitFor { if case .retryScheduled = $0 { true } else { false } }
+            guard case .retryScheduled(.refresh, 1, let delay, let failure) = scheduled else {
+                Issue.record("diagnostic: \(String(describing: scheduled))")
+                return
+            }
+            #expect(delay == .seconds(expected))
+            #expect((failure.error as? HTTPPageError)?.statusCode == 429)
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(expected))
+            #expect(await refresh.value.outcome == .completed(LoadSummary(itemsApplied: 10)))
+            #expect(try await server.requestCount(key: key) == 2)
         }
     }
 

@@ -1,8 +1,9 @@
 /// JSON: `{"kind": "staleResultDiscarded", "side": "refresh", "attempt": 1, "succeeded": true}`,
+/// `{"kind": "fetchCancelled", "side": "loadMore", "attempt": 1}`,
 /// `{"kind": "duplicatesDropped", "side": "loadMore", "count": 3}`,
-/// `{"kind": "retryScheduled", "side": "loadMore", "retryNumber": 1, "delay": {"seconds": 2, "attoseconds": 0}}`
-/// or `{"kind": "timedOut", "side": "refresh", "attempt": 2}`. Durations are exact:
-/// whole seconds and attoseconds, as `Duration.components`.
+/// `{"kind": "retryScheduled", "side": "loadMore", "retryNumber": 1, "delay": {"seconds": 2, "attoseconds": 0}, "failure": {…}}`
+/// (see ``FeedFailure``) or `{"kind": "timedOut", "side": "refresh", "attempt": 2}`. Durations
+/// are exact: whole seconds and attoseconds, as `Duration.components`.
 extension FeedDiagnostic: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: _FeedCodingKey.self)
@@ -12,15 +13,20 @@ extension FeedDiagnostic: Codable {
             try container.encode(side, forKey: .side)
             try container.encode(attempt, forKey: .attempt)
             try container.encode(succeeded, forKey: "succeeded")
+        case .fetchCancelled(let side, let attempt):
+            try container.encode("fetchCancelled", forKey: .kind)
+            try container.encode(side, forKey: .side)
+            try container.encode(attempt, forKey: .attempt)
         case .duplicatesDropped(let side, let count):
             try container.encode("duplicatesDropped", forKey: .kind)
             try container.encode(side, forKey: .side)
             try container.encode(count, forKey: "count")
-        case .retryScheduled(let side, let retryNumber, let delay):
+        case .retryScheduled(let side, let retryNumber, let delay, let failure):
             try container.encode("retryScheduled", forKey: .kind)
             try container.encode(side, forKey: .side)
             try container.encode(retryNumber, forKey: "retryNumber")
             try container.encode(_CodableDuration(delay), forKey: "delay")
+            try container.encode(failure, forKey: .failure)
         case .timedOut(let side, let attempt):
             try container.encode("timedOut", forKey: .kind)
             try container.encode(side, forKey: .side)
@@ -37,12 +43,15 @@ extension FeedDiagnostic: Codable {
             self = .staleResultDiscarded(
                 side: side, attempt: try container.decode(Int.self, forKey: .attempt),
                 succeeded: try container.decode(Bool.self, forKey: "succeeded"))
+        case "fetchCancelled":
+            self = .fetchCancelled(side: side, attempt: try container.decode(Int.self, forKey: .attempt))
         case "duplicatesDropped":
             self = .duplicatesDropped(side: side, count: try container.decode(Int.self, forKey: "count"))
         case "retryScheduled":
             self = .retryScheduled(
                 side: side, retryNumber: try container.decode(Int.self, forKey: "retryNumber"),
-                delay: try container.decode(_CodableDuration.self, forKey: "delay").duration)
+                delay: try container.decode(_CodableDuration.self, forKey: "delay").duration,
+                failure: try container.decode(FeedFailure.self, forKey: .failure))
         case "timedOut":
             self = .timedOut(side: side, attempt: try container.decode(Int.self, forKey: .attempt))
         default: throw container.unknownKind(kind, of: FeedDiagnostic.self)

@@ -32,8 +32,11 @@ struct CodableTests {
         #expect(try Self.json(LoadResult(side: .refresh, outcome: .completed(LoadSummary(itemsApplied: 15))))
             == #"{"joinedInFlightLoad":false,"outcome":{"kind":"completed","summary":{"droppedDuplicates":0,"itemsApplied":15,"reachedEnd":false}},"side":"refresh"}"#)
         #expect(try Self.json(FeedChange.appended(15..<30)) == #"{"kind":"appended","lowerBound":15,"upperBound":30}"#)
-        #expect(try Self.json(FeedDiagnostic.retryScheduled(side: .refresh, retryNumber: 1, delay: .milliseconds(1500)))
-            == #"{"delay":{"attoseconds":500000000000000000,"seconds":1},"kind":"retryScheduled","retryNumber":1,"side":"refresh"}"#)
+        #expect(try Self.json(FeedDiagnostic.retryScheduled(
+            side: .loadMore, retryNumber: 1, delay: .milliseconds(1500), failure: Self.failure))
+            == #"{"delay":{"attoseconds":500000000000000000,"seconds":1},"failure":{"attempt":2,"errorDescription":"server error 503","errorType":"AsyncPagingTests.ServerError","side":"loadMore"},"kind":"retryScheduled","retryNumber":1,"side":"loadMore"}"#)
+        #expect(try Self.json(FeedDiagnostic.fetchCancelled(side: .loadMore, attempt: 1))
+            == #"{"attempt":1,"kind":"fetchCancelled","side":"loadMore"}"#)
     }
 
     @Test("a failure decodes into a DecodedError with the original's type and description")
@@ -79,7 +82,8 @@ struct CodableTests {
         let diagnostics: [FeedDiagnostic] = [
             .staleResultDiscarded(side: .refresh, attempt: 2, succeeded: false),
             .duplicatesDropped(side: .loadMore, count: 4),
-            .retryScheduled(side: .loadMore, retryNumber: 3, delay: .nanoseconds(1)),
+            .fetchCancelled(side: .refresh, attempt: 3),
+            .retryScheduled(side: .loadMore, retryNumber: 3, delay: .nanoseconds(1), failure: decodedFailure),
             .timedOut(side: .refresh, attempt: 1),
         ]
         for diagnostic in diagnostics { #expect(try Self.roundTrip(diagnostic) == diagnostic) }
