@@ -36,6 +36,7 @@ let package = Package(
             name: "FeedServiceTests",
             dependencies: [
                 "FeedServiceApp",
+                .product(name: "AsyncPagingTesting", package: "AsyncPaging"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strictSettings

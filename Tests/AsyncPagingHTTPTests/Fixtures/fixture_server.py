@@ -2,7 +2,8 @@
 """Fixture HTTP server for AsyncPagingHTTPTests (standard library only).
 
 Listens on 127.0.0.1, port 0 (or argv[1]); prints the port on the first line of stdout, then
-serves until stdin closes (the test process ended) or it gets SIGTERM.
+serves until stdin closes (the test process ended) or it gets SIGTERM (with
+FIXTURE_KEEP_RUNNING=1, stdin is not watched).
 
 Data: items {"id": n, "title": "item n"}, newest first; ids 1...INITIAL at start.
 
@@ -204,7 +205,9 @@ def main():
         finally:
             os._exit(0)
 
-    threading.Thread(target=watch_stdin, daemon=True).start()
+    # FIXTURE_KEEP_RUNNING=1: stdin is not watched (a script that kills it by its pid).
+    if os.environ.get("FIXTURE_KEEP_RUNNING") != "1":
+        threading.Thread(target=watch_stdin, daemon=True).start()
     server.serve_forever()
 
 

@@ -11,7 +11,7 @@ do {
     exit(2)
 }
 let app = try buildApplication(options: options) { port in
-    print("FeedService listening on \(options.host):\(port)")
-    fflush(stdout)
+    // Unbuffered: scripts read the port from this line.
+    FileHandle.standardOutput.write(Data("FeedService listening on \(options.host):\(port)\n".utf8))
 }
 try await app.runService()
