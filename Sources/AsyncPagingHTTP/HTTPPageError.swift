@@ -51,6 +51,7 @@ public enum HTTPPageError: Error, Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// A readable description, for logs.
     public var description: String {
         switch self {
         case .status(let status, let excerpt, let retryAfter):

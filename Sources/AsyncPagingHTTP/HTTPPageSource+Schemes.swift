@@ -97,7 +97,7 @@ extension HTTPPageSource where Cursor == Int {
     /// `total`) when a page comes back shorter than the page size.
     ///
     /// Items inserted at the head while paging shift the offsets, so a page may repeat items of
-    /// the previous one: give the controller an `id` so that ``FeedConfiguration/duplicates``
+    /// the previous one: give the controller an `id` so that ``AsyncPaging/FeedConfiguration/duplicates``
     /// drops them.
     ///
     /// - Parameters:

@@ -1,7 +1,7 @@
 import Foundation
 import AsyncPaging
 
-/// A ``PageSource`` that fetches each page with one HTTP request.
+/// A ``AsyncPaging/PageSource`` that fetches each page with one HTTP request.
 ///
 /// Build one for a pagination scheme with the static constructors — a cursor in the JSON body
 /// (``cursorInBody(url:cursorParameter:pageSizeParameter:body:items:next:transport:decoder:)``),
@@ -74,6 +74,7 @@ public struct HTTPPageSource<Item: Sendable, Cursor: Hashable & Sendable>: PageS
         self.parse = parse
     }
 
+    /// Sends the request for `request`'s page and parses the answer; see the type's documentation for the errors.
     public func page(for request: PageRequest<Cursor>) async throws -> Page<Item, Cursor> {
         let httpRequest = try makeRequest(request)
         let response: HTTPTransportResponse

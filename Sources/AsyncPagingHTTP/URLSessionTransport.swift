@@ -13,7 +13,7 @@ public struct URLSessionTransport: HTTPTransport {
     /// The session requests go through.
     public let session: URLSession
     /// The per-request timeout given to `URLRequest` (time without data), or nil for the
-    /// session's. The engine's own ``FeedConfiguration/timeout`` also bounds each fetch.
+    /// session's. The engine's own ``AsyncPaging/FeedConfiguration/timeout`` also bounds each fetch.
     public let requestTimeout: Duration?
 
     /// Creates a transport over `session`.
@@ -22,6 +22,7 @@ public struct URLSessionTransport: HTTPTransport {
         self.requestTimeout = requestTimeout
     }
 
+    /// Sends `request` as a data task; cancelling the calling task cancels it and throws `CancellationError`.
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method

@@ -16,5 +16,6 @@ public struct DecodedError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// A readable description, for logs.
     public var description: String { message }
 }

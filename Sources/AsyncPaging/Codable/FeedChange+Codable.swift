@@ -2,6 +2,7 @@
 /// `{"kind": "appended", "lowerBound": 15, "upperBound": 30}`. An appended range whose bounds
 /// are reversed or negative is a `DecodingError`.
 extension FeedChange: Codable {
+    /// Encodes in the JSON shape documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: _FeedCodingKey.self)
         switch self {
@@ -14,6 +15,7 @@ extension FeedChange: Codable {
         }
     }
 
+    /// Decodes the JSON shape documented on this extension; anything else is a `DecodingError`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: _FeedCodingKey.self)
         let kind = try container.decode(String.self, forKey: .kind)

@@ -5,6 +5,7 @@
 /// (see ``FeedFailure``) or `{"kind": "timedOut", "side": "refresh", "attempt": 2}`. Durations
 /// are exact: whole seconds and attoseconds, as `Duration.components`.
 extension FeedDiagnostic: Codable {
+    /// Encodes in the JSON shape documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: _FeedCodingKey.self)
         switch self {
@@ -34,6 +35,7 @@ extension FeedDiagnostic: Codable {
         }
     }
 
+    /// Decodes the JSON shape documented on this extension; anything else is a `DecodingError`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: _FeedCodingKey.self)
         let kind = try container.decode(String.self, forKey: .kind)

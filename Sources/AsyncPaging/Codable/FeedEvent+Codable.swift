@@ -1,6 +1,7 @@
 /// JSON: `{"kind": "began", "side": "refresh"}` or
 /// `{"kind": "ended", "side": "loadMore", "reason": {…}}` (see ``FeedEndReason``).
 extension FeedEvent: Codable {
+    /// Encodes in the JSON shape documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: _FeedCodingKey.self)
         switch self {
@@ -14,6 +15,7 @@ extension FeedEvent: Codable {
         }
     }
 
+    /// Decodes the JSON shape documented on this extension; anything else is a `DecodingError`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: _FeedCodingKey.self)
         let kind = try container.decode(String.self, forKey: .kind)

@@ -5,6 +5,7 @@
 /// description (`String(describing: error)`); it decodes into a ``DecodedError`` carrying both
 /// (an error of a decoded failure is a ``DecodedError`` already, and encodes as the original).
 extension FeedFailure: Codable {
+    /// Encodes in the JSON shape documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: _FeedCodingKey.self)
         try container.encode(side, forKey: .side)
@@ -18,6 +19,7 @@ extension FeedFailure: Codable {
         }
     }
 
+    /// Decodes the JSON shape documented on this extension; anything else is a `DecodingError`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: _FeedCodingKey.self)
         self.init(

@@ -3,6 +3,7 @@
 /// A decoded snapshot holds the items in a store of its own, as the controller's snapshots do;
 /// it is a value for clients and tests (a controller never takes one in).
 extension FeedSnapshot: Encodable where Item: Encodable {
+    /// Encodes in the JSON shape documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: _FeedCodingKey.self)
         try container.encode(version, forKey: "version")
@@ -14,6 +15,7 @@ extension FeedSnapshot: Encodable where Item: Encodable {
 }
 
 extension FeedSnapshot: Decodable where Item: Decodable {
+    /// Decodes the JSON shape documented on this extension; anything else is a `DecodingError`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: _FeedCodingKey.self)
         let items = try container.decode([Item].self, forKey: "items")

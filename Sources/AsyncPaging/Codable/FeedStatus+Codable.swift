@@ -1,6 +1,7 @@
 /// JSON: `{"kind": "idle"}`, `{"kind": "refreshing"}`, `{"kind": "loadingMore"}`,
 /// `{"kind": "endOfData"}`, `{"kind": "failed", "failure": {…}}` or `{"kind": "closed"}`.
 extension FeedStatus: Codable {
+    /// Encodes in the JSON shape documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: _FeedCodingKey.self)
         switch self {
@@ -15,6 +16,7 @@ extension FeedStatus: Codable {
         }
     }
 
+    /// Decodes the JSON shape documented on this extension; anything else is a `DecodingError`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: _FeedCodingKey.self)
         let kind = try container.decode(String.self, forKey: .kind)

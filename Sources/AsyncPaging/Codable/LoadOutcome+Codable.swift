@@ -2,6 +2,7 @@
 /// `{"kind": "cancelled", "reason": "preemptedByRefresh"}`, `{"kind": "failed", "failure": {…}}`
 /// or `{"kind": "ignored", "reason": "firstPageLoading"}`.
 extension LoadOutcome: Codable {
+    /// Encodes in the JSON shape documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: _FeedCodingKey.self)
         switch self {
@@ -21,6 +22,7 @@ extension LoadOutcome: Codable {
         }
     }
 
+    /// Decodes the JSON shape documented on this extension; anything else is a `DecodingError`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: _FeedCodingKey.self)
         let kind = try container.decode(String.self, forKey: .kind)

@@ -1,5 +1,6 @@
 /// JSON: `{"itemsApplied": 15, "droppedDuplicates": 0, "reachedEnd": false}`.
 extension LoadSummary: Codable {
+    /// Encodes in the JSON shape documented on this extension.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: _FeedCodingKey.self)
         try container.encode(itemsApplied, forKey: "itemsApplied")
@@ -7,6 +8,7 @@ extension LoadSummary: Codable {
         try container.encode(reachedEnd, forKey: "reachedEnd")
     }
 
+    /// Decodes the JSON shape documented on this extension; anything else is a `DecodingError`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: _FeedCodingKey.self)
         self.init(

@@ -13,6 +13,7 @@ public struct FeedSessionEviction<Key: Hashable & Sendable>: Sendable, Hashable,
         /// ``FeedSessionRegistry/closeAll()`` closed the registry.
         case registryClosed
 
+        /// A readable description, for logs.
         public var description: String { rawValue }
     }
 
@@ -27,5 +28,6 @@ public struct FeedSessionEviction<Key: Hashable & Sendable>: Sendable, Hashable,
         self.reason = reason
     }
 
+    /// A readable description, for logs.
     public var description: String { "\(key) evicted (\(reason))" }
 }

@@ -5,6 +5,7 @@ public enum FeedSessionRegistryError: Error, Sendable, Hashable, CustomStringCon
     /// The maximum count must be at least 1.
     case invalidMaximumCount(Int)
 
+    /// A readable description, for logs.
     public var description: String {
         switch self {
         case .nonPositiveIdleTimeout(let timeout): "the idle timeout must be positive, not \(timeout)"
