@@ -36,7 +36,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     public nonisolated let clock: any Clock<Duration>
 
     @usableFromInline let source: any PageSource<Item, Cursor>
-    @usableFromInline let identify: (@Sendable (Item) -> AnyHashable)?
+    /// The ids of the listed items, when duplicates are dropped by id.
+    @usableFromInline let identities: _IdentityFilter<Item>?
     @usableFromInline let broadcaster: FeedBroadcaster<Item>
     @usableFromInline let tasks = LoadTasks<FetchAnswer>()
     @usableFromInline let mailbox = Locked<Mailbox>(Mailbox())
@@ -45,20 +46,12 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     @usableFromInline var machine: Machine
     @usableFromInline var store = ItemStore<Item>()
-    @usableFromInline var identities = Set<AnyHashable>()
     @usableFromInline var latest: FeedSnapshot<Item> = .initial
     /// The page a fetch just returned, while the machine decides what to do with it.
     @usableFromInline var arrivedPage: Page<Item, Cursor>?
     /// What the last applied page did, for the outcome of its callers.
     @usableFromInline var lastApplied: (id: LoadID, applied: Int, dropped: Int)?
     @usableFromInline var waiters: [Waiter] = []
-    /// A fetch that answered while it was being launched, to be handed over once the actions
-    /// that launched it are carried out (see ``LoadTasks``).
-    @usableFromInline var answeredInPlace: (id: LoadID, side: FeedSide, attempt: Int, step: Int, answer: FetchAnswer)?
-    /// The loads that ended during the current call onto the actor, with their outcomes, so
-    /// that a call whose load ended before it could wait gets its outcome at once. Emptied as
-    /// each call starts (``startCall()``), so it holds at most the few loads of one call.
-    @usableFromInline var endedThisCall: [(id: LoadID, outcome: LoadOutcome)] = []
     /// The action list the machine writes into, reused so that a page allocates no array.
     @usableFromInline var actionBuffer: [Machine.Action] = []
     @usableFromInline var random = SystemRandomNumberGenerator()
@@ -74,6 +67,24 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             self.side = side
             self.joined = joined
             self.continuation = continuation
+        }
+    }
+
+    /// A fetch's answer with what identifies the fetch: handed over in place when the source
+    /// answered before its launch returned (see ``LoadTasks``), or delivered by its task.
+    @usableFromInline struct ArrivedAnswer {
+        @usableFromInline let id: LoadID
+        @usableFromInline let side: FeedSide
+        @usableFromInline let attempt: Int
+        @usableFromInline let step: Int
+        @usableFromInline let answer: FetchAnswer
+
+        @inlinable init(id: LoadID, side: FeedSide, attempt: Int, step: Int, answer: FetchAnswer) {
+            self.id = id
+            self.side = side
+            self.attempt = attempt
+            self.step = step
+            self.answer = answer
         }
     }
 
@@ -96,18 +107,21 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default
     ) {
-        self.init(source: source, clock: clock, configuration: configuration, identify: nil)
+        self.init(source: source, clock: clock, configuration: configuration, identities: nil)
     }
 
     /// Creates a controller that identifies items by `id`, so that items already in the list
     /// are handled by ``FeedConfiguration/duplicates``.
-    public init<ID: Hashable & Sendable>(
+    @inlinable public init<ID: Hashable & Sendable>(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
         id: @escaping @Sendable (Item) -> ID
     ) {
-        self.init(source: source, clock: clock, configuration: configuration, identify: { AnyHashable(id($0)) })
+        // Made here, where `ID` is known, so that ids are hashed as their own type.
+        self.init(
+            source: source, clock: clock, configuration: configuration,
+            identities: configuration.duplicates == .drop ? _IdentityFilter(id: id) : nil)
     }
 
     /// Creates a controller whose source is a closure.
@@ -116,19 +130,19 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         configuration: FeedConfiguration = .default,
         fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
     ) {
-        self.init(source: ClosurePageSource(fetch), clock: clock, configuration: configuration, identify: nil)
+        self.init(source: ClosurePageSource(fetch), clock: clock, configuration: configuration, identities: nil)
     }
 
-    @usableFromInline init(
+    @inlinable init(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration>,
         configuration: FeedConfiguration,
-        identify: (@Sendable (Item) -> AnyHashable)?
+        identities: _IdentityFilter<Item>?
     ) {
         self.source = source
         self.clock = clock
         self.configuration = configuration
-        self.identify = configuration.duplicates == .drop ? identify : nil
+        self.identities = identities
         var machine = Machine(configuration: configuration)
         var initialActions: [Machine.Action] = []
         if configuration.loadsInitialPage {
@@ -200,9 +214,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     ///   task does not cancel the load; other callers may be waiting on it.
     @discardableResult
     @inlinable public func refresh() async -> LoadResult {
-        startCall()
-        let decision = run { $0.refreshRequested(into: &$1) }
-        return await answer(decision, side: .refresh)
+        await call(side: .refresh) { $0.refreshRequested(into: &$1) }
     }
 
     /// Fetches the next page and appends it.
@@ -212,9 +224,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// flight is cancelled, or wins (``LoadMoreDuringRefreshPolicy``).
     @discardableResult
     @inlinable public func loadMore() async -> LoadResult {
-        startCall()
-        let decision = run { $0.loadMoreRequested(into: &$1) }
-        return await answer(decision, side: .loadMore)
+        await call(side: .loadMore) { $0.loadMoreRequested(into: &$1) }
     }
 
     /// Runs the failed load again: a refresh from the top, a load-more from the current
@@ -222,10 +232,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// while a load is in flight, the call joins it.
     @discardableResult
     @inlinable public func retry() async -> LoadResult {
-        startCall()
-        let side = machine.active?.side ?? machine.lastFailure?.side
-        let decision = run { $0.retryRequested(into: &$1) }
-        return await answer(decision, side: side)
+        await call(side: machine.active?.side ?? machine.lastFailure?.side) { $0.retryRequested(into: &$1) }
     }
 
     /// Waits until the feed has a first page, and tells how that went; for services, where a
@@ -239,20 +246,18 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// - If no load ran yet (``FeedConfiguration/loadsInitialPage`` is off), it starts the refresh.
     @discardableResult
     @inlinable public func waitForFirstPage() async -> LoadResult {
-        startCall()
         if machine.isClosed { return LoadResult(side: .refresh, outcome: .ignored(.closed)) }
         if machine.hasLoadedFirstPage {
             let summary = LoadSummary(itemsApplied: store.count, reachedEnd: machine.reachedEnd)
             return LoadResult(side: .refresh, outcome: .completed(summary))
         }
         if let active = machine.active, active.side == .refresh {
-            return await answer(.joined(active.id), side: .refresh)
+            return await call(side: .refresh) { _, _ in .joined(active.id) }
         }
         if let failure = machine.lastFailure, failure.side == .refresh {
             return LoadResult(side: .refresh, outcome: .failed(failure))
         }
-        let decision = run { $0.refreshRequested(into: &$1) }
-        return await answer(decision, side: .refresh)
+        return await call(side: .refresh) { $0.refreshRequested(into: &$1) }
     }
 
     /// The cursors at both ends of the current list: what to hand a client that pages on later.
@@ -264,7 +269,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// stream, and makes every later call answer ``IgnoreReason/closed``. Releasing the last
     /// reference to a controller does the same.
     @inlinable public func close() {
-        startCall()
         run { $0.closeRequested(into: &$1) }
     }
 
@@ -289,7 +293,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             }
             return mailbox.requests.removeFirst()
         }) {
-            startCall()
             switch request {
             case .refresh: run { _ = $0.refreshRequested(into: &$1) }
             case .loadMore: run { _ = $0.loadMoreRequested(into: &$1) }
@@ -301,25 +304,26 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     // MARK: Carrying out the machine's actions
 
-    /// Starts a call onto the actor: forgets the loads that ended during earlier calls.
-    @inlinable func startCall() {
-        endedThisCall.removeAll(keepingCapacity: true)
-    }
-
-    @inlinable func answer(_ decision: Machine.Decision, side: FeedSide?) async -> LoadResult {
+    /// Feeds the machine a caller's request and, when the request started or joined a load,
+    /// registers the caller on it *before* carrying out the actions: an answer that arrives
+    /// while they run (a source that answers at once) finds the caller already waiting.
+    @inlinable func call(
+        side: FeedSide?, _ request: (inout Machine, inout [Machine.Action]) -> Machine.Decision
+    ) async -> LoadResult {
+        var actions = takeActionBuffer()
+        let decision = request(&machine, &actions)
         switch decision {
         case .answered(let outcome):
+            carryOut(&actions)
             return LoadResult(side: side, outcome: outcome)
         case .started(let id), .joined(let id):
             let joined = if case .joined = decision { true } else { false }
-            if let ended = endedThisCall.last(where: { $0.id == id }) {
-                // The source answered while its fetch was launched: the load is already over.
-                return LoadResult(side: side, outcome: ended.outcome, joinedInFlightLoad: joined)
-            }
-            // Unsafe continuation: every waiter is removed from `waiters` when it is resumed, so it
-            // is resumed exactly once (see `perform`); the load always ends (close ends it too).
+            // Unsafe continuation: every waiter is removed from `waiters` when it is resumed, so
+            // it is resumed exactly once (see `answerCallers`); the load always ends (close ends
+            // it too). The body runs on the actor, before the call suspends.
             return await withUnsafeContinuation { continuation in
                 waiters.append(Waiter(id: id, side: side, joined: joined, continuation: continuation))
+                carryOut(&actions)
             }
         }
     }
@@ -327,30 +331,46 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// Lets `step` feed the machine an input, then carries out the actions it wrote.
     @discardableResult
     @inlinable func run<Result>(_ step: (inout Machine, inout [Machine.Action]) -> Result) -> Result {
-        var actions = actionBuffer
-        actionBuffer = [] // `actions` is now the buffer's only owner: appending does not copy it
+        var actions = takeActionBuffer()
         let result = step(&machine, &actions)
-        perform(actions)
-        actions.removeAll(keepingCapacity: true)
-        actionBuffer = consume actions // moved back, so the next call finds it unique
-        if let arrived = answeredInPlace {
-            // Handed over after the actions that launched the fetch, as its task would have.
-            answeredInPlace = nil
-            fetchFinished(arrived.id, side: arrived.side, attempt: arrived.attempt, step: arrived.step, arrived.answer)
-        }
+        carryOut(&actions)
         return result
+    }
+
+    /// The reused action list, empty; `carryOut` gives it back.
+    @inlinable func takeActionBuffer() -> [Machine.Action] {
+        let actions = actionBuffer
+        actionBuffer = [] // the returned list is now the buffer's only owner: appending does not copy it
+        return actions
+    }
+
+    /// Carries out `actions`, gives the list back for reuse, then hands over the answers that
+    /// the fetches they launched gave at once — after the actions, as a fetch task would, and in
+    /// a loop rather than by recursion (a source that answers at once with empty pages leads
+    /// from one fetch to the next).
+    @inlinable func carryOut(_ actions: inout [Machine.Action]) {
+        var arrived = perform(actions)
+        actions.removeAll(keepingCapacity: true)
+        // Back into the buffer (empty since it was taken), leaving `actions` without storage, so
+        // that the next call finds the buffer unique even while this caller is suspended.
+        swap(&actions, &actionBuffer)
+        while let answer = arrived {
+            arrived = accept(answer)
+        }
     }
 
     /// Carries out `actions` in order, publishes the new status, and only then answers the
     /// callers whose loads ended, so that a caller sees outputs that already tell its outcome.
-    @inlinable func perform(_ actions: [Machine.Action]) {
-        guard !actions.isEmpty else { return }
+    /// - Returns: The answer of a fetch it launched, when the source gave it at once.
+    @inlinable func perform(_ actions: [Machine.Action]) -> ArrivedAnswer? {
+        guard !actions.isEmpty else { return nil }
+        var arrived: ArrivedAnswer?
         for action in actions {
             switch action {
             case .startFetch(let id, let side, let cursor, let attempt, let step):
                 if let answer = launchFetch(
                     id, side: side, cursor: cursor, attempt: attempt, step: step, handsOverInPlace: true) {
-                    answeredInPlace = (id, side, attempt, step, answer)
+                    arrived = ArrivedAnswer(id: id, side: side, attempt: attempt, step: step, answer: answer)
                 }
             case .cancelLoad(let id):
                 tasks.cancel(id.rawValue)
@@ -374,6 +394,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         }
         broadcaster.publish(machine.status)
         for case let .resolveCallers(id, outcome) in actions { answerCallers(of: id, outcome) }
+        return arrived
     }
 
     /// Answers and removes the callers waiting on `id`.
@@ -384,7 +405,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             summary.droppedDuplicates = lastApplied.dropped
             outcome = .completed(summary)
         }
-        endedThisCall.append((id, outcome))
         waiters.removeAll { waiter in
             guard waiter.id == id else { return false }
             waiter.continuation.resume(returning: LoadResult(
@@ -398,7 +418,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         arrivedPage = nil
         if replacing {
             store = ItemStore()
-            identities.removeAll(keepingCapacity: true)
+            identities?.removeAll()
         }
         let before = store.count
         let (kept, dropped) = withoutDuplicates(page.items)
@@ -418,48 +438,49 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     /// The items whose id is not yet in the list, and how many were dropped.
     @inlinable func withoutDuplicates(_ items: [Item]) -> (kept: [Item], dropped: Int) {
-        guard let identify else { return (items, 0) }
-        var kept: [Item]?
-        for index in items.indices {
-            let isNew = identities.insert(identify(items[index])).inserted
-            if isNew {
-                kept?.append(items[index])
-            } else if kept == nil {
-                kept = Array(items[..<index])
-            }
-        }
-        guard let kept else { return (items, 0) }
-        return (kept, items.count - kept.count)
+        guard let identities else { return (items, 0) }
+        return identities.recordNew(items)
     }
 
     /// A fetch task's answer, delivered through a hop onto the actor.
     @inlinable func fetchDelivered(_ id: LoadID, side: FeedSide, attempt: Int, step: Int, _ answer: FetchAnswer) {
-        startCall()
-        fetchFinished(id, side: side, attempt: attempt, step: step, answer)
+        var arrived = accept(ArrivedAnswer(id: id, side: side, attempt: attempt, step: step, answer: answer))
+        while let answer = arrived {
+            arrived = accept(answer)
+        }
     }
 
-    @inlinable func fetchFinished(_ id: LoadID, side: FeedSide, attempt: Int, step: Int, _ result: FetchAnswer) {
+    /// Feeds a fetch's answer to the machine and carries out what it says (or reports the answer
+    /// as stale). Returns the answer of a fetch this launched, when its source gave it at once.
+    @inlinable func accept(_ arrived: ArrivedAnswer) -> ArrivedAnswer? {
+        var actions = takeActionBuffer()
         let accepted: Bool
-        switch result {
+        switch arrived.answer {
         case .success(let page):
             arrivedPage = page
-            accepted = run {
-                $0.fetchSucceeded(id, attempt: attempt, step: step, itemCount: page.items.count, next: page.next, into: &$1)
-            }
-            arrivedPage = nil
+            accepted = machine.fetchSucceeded(
+                arrived.id, attempt: arrived.attempt, step: arrived.step, itemCount: page.items.count,
+                next: page.next, into: &actions)
         case .failure(let error):
-            accepted = run { $0.fetchFailed(id, attempt: attempt, step: step, error: error, into: &$1) }
+            accepted = machine.fetchFailed(
+                arrived.id, attempt: arrived.attempt, step: arrived.step, error: error, into: &actions)
         }
-        guard !accepted else { return }
-        if case .failure(let error) = result, error is CancellationError {
-            broadcaster.publish(.fetchCancelled(side: side, attempt: attempt))
-        } else {
-            broadcaster.publish(.staleResultDiscarded(side: side, attempt: attempt, succeeded: result.isSuccess))
+        let next = perform(actions)
+        arrivedPage = nil
+        actions.removeAll(keepingCapacity: true)
+        actionBuffer = consume actions // moved back, so the next call finds it unique
+        if !accepted {
+            if case .failure(let error) = arrived.answer, error is CancellationError {
+                broadcaster.publish(.fetchCancelled(side: arrived.side, attempt: arrived.attempt))
+            } else {
+                broadcaster.publish(.staleResultDiscarded(
+                    side: arrived.side, attempt: arrived.attempt, succeeded: arrived.answer.isSuccess))
+            }
         }
+        return next
     }
 
     @inlinable func timerFired(_ id: LoadID, attempt: Int, step: Int, isTimeout: Bool) {
-        startCall()
         guard isTimeout else {
             run { $0.backoffElapsed(id, attempt: attempt, into: &$1) }
             return
@@ -472,7 +493,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     /// A timer's clock threw without the timer being cancelled: the load ends as failed.
     @inlinable func timerFailed(_ id: LoadID, attempt: Int, error: any Error) {
-        startCall()
         run { $0.clockFailed(id, attempt: attempt, error: error, into: &$1) }
     }
 
@@ -553,21 +573,25 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 extension FeedController where Item: Identifiable, Item.ID: Sendable {
     /// Creates a controller for `Identifiable` items: items whose `id` is already in the list
     /// are handled by ``FeedConfiguration/duplicates`` (dropped and counted by default).
-    public init(
+    @inlinable public init(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default
     ) {
-        self.init(source: source, clock: clock, configuration: configuration, id: { $0.id })
+        self.init(
+            source: source, clock: clock, configuration: configuration,
+            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil)
     }
 
     /// Creates a controller for `Identifiable` items whose source is a closure.
-    public init(
+    @inlinable public init(
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
         fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
     ) {
-        self.init(source: ClosurePageSource(fetch), clock: clock, configuration: configuration, id: { $0.id })
+        self.init(
+            source: ClosurePageSource(fetch), clock: clock, configuration: configuration,
+            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil)
     }
 }
 
