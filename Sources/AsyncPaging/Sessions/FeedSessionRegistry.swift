@@ -175,8 +175,11 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
             continuation.finish()
             return stream
         }
-        continuation.onTermination = { [weak evictionSubscribers] _ in
-            _ = evictionSubscribers?.withLock { $0.continuations.removeValue(forKey: id) }
+        // The closure holds the subscriber table, which holds the continuation: the cycle ends
+        // when the stream terminates (this closure runs once and is released) or is finished.
+        let subscribers = evictionSubscribers
+        continuation.onTermination = { _ in
+            _ = subscribers.withLock { $0.continuations.removeValue(forKey: id) }
         }
         return stream
     }
