@@ -29,8 +29,8 @@ public struct URLSessionTransport: HTTPTransport {
         for (name, value) in request.headerFields { urlRequest.setValue(value, forHTTPHeaderField: name) }
         urlRequest.httpBody = request.body
         if let requestTimeout {
-            let parts = requestTimeout.components
-            urlRequest.timeoutInterval = Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+            // Division, not `components`, which traps beyond Int64.max seconds.
+            urlRequest.timeoutInterval = requestTimeout / .seconds(1)
         }
         let handle = DataTaskHandle()
         return try await withTaskCancellationHandler {
