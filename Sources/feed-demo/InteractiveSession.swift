@@ -7,18 +7,9 @@ import AsyncPagingUI
 /// screen is drawn from the model; the frame tick redraws the spinner and releases a pull
 /// that has not been pulled further for ``pullReleaseDelay``.
 @MainActor
-final class InteractiveSession {
-    /// How long the loop waits between frames: the spinner's frame time.
-    static let frame = Duration.milliseconds(80)
-    /// The header triggers when pulled this far; each Up (or wheel notch) at the top pulls
-    /// ``pullStep``, so three presses trigger it.
-    static let pullThreshold = 60.0
-    static let pullStep = 25.0
-    /// A pull with no Up for this long is released, like a finger lifting.
-    static let pullReleaseDelay = Duration.milliseconds(500)
-
-    private let model: FeedModel<FeedItem, FeedCursor>
-    private let api: SimulatedFeedAPI
+final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Sendable> {
+    private let model: FeedModel<Item, Cursor>
+    private let api: any DemoBackend
     private let colors: Bool
 
     private var viewport = Viewport()
@@ -35,7 +26,7 @@ final class InteractiveSession {
     private var lastPull = ContinuousClock.now
     private var eventsTask: Task<Void, Never>?
 
-    init(model: FeedModel<FeedItem, FeedCursor>, api: SimulatedFeedAPI, colors: Bool) {
+    init(model: FeedModel<Item, Cursor>, api: any DemoBackend, colors: Bool) {
         self.model = model
         self.api = api
         self.colors = colors
@@ -109,8 +100,7 @@ final class InteractiveSession {
                 note("• t: nothing to retry")
             }
         case .character("f"):
-            api.inject(.fail)
-            note("• the next request will fail")
+            note(api.injectFailure())
         case .character("q"), .interrupt, .endOfInput:
             quit = true
         case .mouse:
@@ -154,13 +144,13 @@ final class InteractiveSession {
             note("• already refreshing")
             return
         }
-        pullDistance += InteractiveSession.pullStep
+        pullDistance += SessionTuning.pullStep
         lastPull = .now
         model.pullHeader(by: pullDistance)
     }
 
     private func releasePullIfIdle() {
-        guard pullDistance > 0, ContinuousClock.now - lastPull >= InteractiveSession.pullReleaseDelay else { return }
+        guard pullDistance > 0, ContinuousClock.now - lastPull >= SessionTuning.pullReleaseDelay else { return }
         releasePull()
     }
 
@@ -212,8 +202,17 @@ final class InteractiveSession {
         drawnSize = size
     }
 
-    private func apiSummary() -> String {
-        let stats = api.stats
-        return "\(stats.requests) requests, \(stats.cancelled) cancelled, \(stats.failed) failed"
-    }
+    private func apiSummary() -> String { api.summary }
+}
+
+/// The interactive screen's timings and pull distances.
+enum SessionTuning {
+    /// How long the loop waits between frames: the spinner's frame time.
+    static let frame = Duration.milliseconds(80)
+    /// The header triggers when pulled this far; each Up (or wheel notch) at the top pulls
+    /// ``pullStep``, so three presses trigger it.
+    static let pullThreshold = 60.0
+    static let pullStep = 25.0
+    /// A pull with no Up for this long is released, like a finger lifting.
+    static let pullReleaseDelay = Duration.milliseconds(500)
 }
