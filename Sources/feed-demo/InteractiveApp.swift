@@ -48,7 +48,7 @@ struct InteractiveApp {
             header: .header(threshold: SessionTuning.pullThreshold),
             footer: nil)
         let input = InputSource(frame: SessionTuning.frame)
-        let session = InteractiveSession(model: model, api: backend, colors: Tone.colorsEnabled(for: 1))
+        let session = InteractiveSession(model: model, api: backend, colors: Tone.colorsEnabled(for: 1), noun: noun)
         await session.run(input.inputs)
 
         input.stop()

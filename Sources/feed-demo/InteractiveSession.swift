@@ -11,6 +11,8 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
     private let model: FeedModel<Item, Cursor>
     private let api: any DemoBackend
     private let colors: Bool
+    /// What the items are called: "posts" or "items".
+    private let noun: String
 
     private var viewport = Viewport()
     private var decoder = KeyDecoder()
@@ -26,7 +28,8 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
     private var lastPull = ContinuousClock.now
     private var eventsTask: Task<Void, Never>?
 
-    init(model: FeedModel<Item, Cursor>, api: any DemoBackend, colors: Bool) {
+    init(model: FeedModel<Item, Cursor>, api: any DemoBackend, colors: Bool, noun: String = "posts") {
+        self.noun = noun
         self.model = model
         self.api = api
         self.colors = colors
@@ -121,14 +124,14 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
     /// At the bottom of a feed with no more data, says so; a feed with more loads by itself.
     private func noteIfAtTheEnd() {
         guard model.isEndOfData, viewport.lastVisibleIndex + 1 >= model.items.count else { return }
-        note("• that is the last post: no more data", tone: .quiet)
+        note("• that is the last \(noun.dropLast()): no more data", tone: .quiet)
     }
 
     /// What a call answered that no event shows.
     private func answered(_ key: String, _ result: LoadResult) {
         switch result.outcome {
         case .endOfData:
-            note("• \(key): no more data · all \(model.items.count) posts are loaded", tone: .quiet)
+            note("• \(key): no more data · all \(model.items.count) \(noun) are loaded", tone: .quiet)
         case .ignored(let reason):
             note("• \(key): nothing to do, \(EventText.ignored(reason))")
         case .completed, .cancelled, .failed:
@@ -188,7 +191,7 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
 
         let state = ScreenState(
             items: model.items, status: model.status, header: model.header, viewport: viewport,
-            history: history, apiSummary: apiSummary())
+            history: history, apiSummary: apiSummary(), noun: noun)
         let rows = ScreenRenderer(width: size.columns, height: size.rows).render(state, spinnerTick: tick)
 
         var output = ""

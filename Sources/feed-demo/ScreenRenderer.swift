@@ -67,7 +67,7 @@ struct ScreenRenderer {
                 let padding = String(repeating: " ", count: max(numberWidth - number.count, 0))
                 rows.append(Row(fit(" \(padding)\(number)  \(items[index].line(idWidth: idWidth))")))
             } else if index == 0 {
-                rows.append(Row(fit("   " + emptyListText(state.status))))
+                rows.append(Row(fit("   " + emptyListText(state.status, noun: state.noun))))
             } else {
                 rows.append(Row(""))
             }
@@ -89,7 +89,7 @@ struct ScreenRenderer {
 
     /// The title bar: the feed, or the header gesture while it is pulled or loading.
     private func header<Item: Sendable>(_ state: ScreenState<Item>, spinner: Character) -> Row {
-        let count = "\(state.items.count) posts"
+        let count = "\(state.items.count) \(state.noun)"
         var title: [Segment]
         let gesture = state.header
         if state.status == .refreshing || gesture?.state == .loading {
@@ -113,12 +113,12 @@ struct ScreenRenderer {
         return Row(segments: fit(title), isBar: true)
     }
 
-    private func emptyListText(_ status: FeedStatus) -> String {
+    private func emptyListText(_ status: FeedStatus, noun: String) -> String {
         switch status {
         case .refreshing: "loading the first page…"
         case .endOfData: "(the feed is empty)"
         case .failed: "(nothing loaded yet)"
-        default: "(no posts)"
+        default: "(no \(noun))"
         }
     }
 
@@ -143,7 +143,7 @@ struct ScreenRenderer {
                 text: "\(separator)✗ \(EventText.name(of: failure.side)) failed: \(EventText.error(failure.error)) · t retries",
                 tone: .failure))
         case .endOfData:
-            let text = below > 0 ? "no more data after them" : "── no more data · all \(count) posts loaded ──"
+            let text = below > 0 ? "no more data after them" : "── no more data · all \(count) \(state.noun) loaded ──"
             segments.append(Segment(text: "\(separator)\(text)", tone: .quiet))
         case .closed:
             segments.append(Segment(text: "\(separator)closed", tone: .quiet))
@@ -190,6 +190,8 @@ struct ScreenState<Item: Sendable> {
     /// The latest load ends and notices, newest first.
     var history: [HistoryEntry]
     var apiSummary: String
+    /// What the items are called: "posts" (the simulated API), "items" (`--url`).
+    var noun = "posts"
 }
 
 /// One entry of the event line.
