@@ -38,7 +38,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FeedDemo",
-            dependencies: ["AsyncPaging", "AsyncPagingUI"],
+            dependencies: ["AsyncPaging", "AsyncPagingUI", "AsyncPagingHTTP"],
             path: "Sources/feed-demo",
             swiftSettings: strictSettings
         ),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The hand-written command-line parser, and the help text that documents every flag.
 enum ArgumentParser {
     /// Parses the arguments after the program name.
@@ -40,6 +42,12 @@ enum ArgumentParser {
             case "--seed": options.seed = UInt64(try integer(value, flag: flag, in: 0...Int.max))
             case "--latency": options.latency = try duration(value, flag: flag)
             case "--failure-rate": options.failureRate = try fraction(value, flag: flag)
+            case "--url": options.url = try httpURL(value, flag: flag)
+            case "--scheme":
+                guard let scheme = HTTPScheme(rawValue: value) else {
+                    throw ArgumentError("--scheme needs \(valueHint[flag] ?? "a scheme"), got '\(value)'")
+                }
+                options.scheme = scheme
             default: break
             }
         }
@@ -47,11 +55,13 @@ enum ArgumentParser {
     }
 
     static let helpText = """
-        feed-demo: a terminal feed driven by the AsyncPaging engine and a simulated API.
+        feed-demo: a terminal feed driven by the AsyncPaging engine and a simulated API (or,
+        with --url, a real HTTP API).
 
         USAGE
           swift run feed-demo [flags]            interactive on a terminal, script otherwise
           swift run feed-demo --script [flags]   the scripted scenario with its transcript
+          swift run feed-demo --url URL [--scheme link|cursor|offset|pages] [--page-size N]
 
         MODES
           (no flag)              Interactive when stdin and stdout are both terminals;
@@ -76,6 +86,27 @@ enum ArgumentParser {
                                  Default: 0.1. Interactive only: the script injects its own.
           --seed N               Seed of the posts, latencies and failures. Default: 42.
 
+        REAL HTTP API
+          --url URL              Page a real HTTP JSON API through AsyncPagingHTTP instead of
+                                 the simulated API (http or https). Interactive on a terminal;
+                                 otherwise it prints every item up to the end of the data (at
+                                 most 100 pages) and exits 0, or 1 on a failure. Items are
+                                 JSON objects, shown by their "id" and the first of "title",
+                                 "name", "login", "full_name" (else the compact JSON). A body
+                                 is a top-level array of items, or an object whose "items" (or
+                                 "data") member is that array, with "next" (or "next_cursor"),
+                                 "total" and "has_more" as the scheme needs.
+          --scheme SCHEME        How the API pages. Default: link.
+                                   link    ?per_page=N, then the Link: <...>; rel="next" header
+                                           (GitHub's style)
+                                   cursor  ?limit=N, then ?cursor=C with C the body's "next"
+                                           or "next_cursor"; null or absent ends
+                                   offset  ?offset=O&limit=N; ends at "total", or a short page
+                                   pages   ?page=P&per_page=N from 1; ends at "has_more": false,
+                                           or a short page
+                                 --page-size sets N. The simulated API's flags and --script do
+                                 not apply.
+
         SCREEN
           --prefetch N           Load more when the last visible row is N rows or fewer from
                                  the end of the list (0: only at the very bottom). Default: 3.
@@ -94,21 +125,24 @@ enum ArgumentParser {
           m                      load more now (cancels a refresh in flight; at the end of
                                  the data it says there is no more)
           t                      retry after a failure
-          f                      make the next request fail (to see the error line)
+          f                      make the next request fail (to see the error line;
+                                 simulated API only)
           q, Ctrl-C              quit and restore the terminal
 
         EXIT CODES
-          0 success, 1 a script check failed, 2 bad flags.
+          0 success, 1 a script check failed (or a --url page failed when
+          not interactive), 2 bad flags.
         """
 
     // MARK: Flags
 
     private static let knownFlags: Set<String> = [
         "--help", "--script", "--page-size", "--total-items", "--latency", "--failure-rate", "--seed", "--prefetch",
+        "--url", "--scheme",
     ]
     private static let flagNames = ["-h": "--help"]
     private static let flagsWithValues: Set<String> = [
-        "--page-size", "--total-items", "--latency", "--failure-rate", "--seed", "--prefetch",
+        "--page-size", "--total-items", "--latency", "--failure-rate", "--seed", "--prefetch", "--url", "--scheme",
     ]
     private static let valueHint = [
         "--page-size": "a whole number, e.g. 15",
@@ -117,6 +151,8 @@ enum ArgumentParser {
         "--failure-rate": "a number from 0 to 1, e.g. 0.1",
         "--seed": "a whole number, e.g. 42",
         "--prefetch": "a whole number of rows, e.g. 3",
+        "--url": "an http or https URL, e.g. https://api.github.com/orgs/swiftlang/repos",
+        "--scheme": "one of cursor, link, offset, pages",
     ]
 
     private static func suggestion(for name: String) -> String {
@@ -139,6 +175,16 @@ enum ArgumentParser {
             throw ArgumentError("\(flag) must be from \(range.lowerBound) to \(range.upperBound), got \(value)")
         }
         return value
+    }
+
+    /// An absolute `http` or `https` URL with a host.
+    private static func httpURL(_ text: String, flag: String) throws(ArgumentError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty
+        else {
+            throw ArgumentError("\(flag) needs \(valueHint[flag] ?? "an http or https URL"), got '\(text)'")
+        }
+        return url
     }
 
     private static func fraction(_ text: String, flag: String) throws(ArgumentError) -> Double {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything the command line decides.
 ///
 /// `nil` means "not given": the defaults differ between the interactive and the script mode,
@@ -18,6 +20,9 @@ struct DemoOptions: Sendable, Equatable {
     var failureRate: Double?
     var seed: UInt64?
     var prefetchDistance: Int?
+    /// `--url` and `--scheme`: page a real HTTP API instead of the simulated one.
+    var url: URL?
+    var scheme: HTTPScheme?
 
     static let defaultPageSize = 15
     static let defaultSeed: UInt64 = 42
@@ -30,7 +35,23 @@ struct DemoOptions: Sendable, Equatable {
     func resolved(for mode: Mode) throws(ArgumentError) -> ResolvedOptions {
         let pageSize = pageSize ?? DemoOptions.defaultPageSize
         let totalItems = totalItems ?? DemoOptions.defaultTotalItems(mode)
-        if mode == .script {
+        var http: HTTPFeed?
+        if let url {
+            if forceScript {
+                throw ArgumentError("--script runs the simulated scenario; --url pages a real API: give one of them")
+            }
+            let simulatedOnly: [(String, Bool)] = [
+                ("--total-items", self.totalItems != nil), ("--latency", latency != nil),
+                ("--failure-rate", failureRate != nil), ("--seed", seed != nil),
+            ]
+            if let flag = simulatedOnly.first(where: \.1)?.0 {
+                throw ArgumentError("\(flag) is for the simulated API; with --url the real API decides")
+            }
+            http = HTTPFeed(url: url, scheme: scheme ?? .default)
+        } else if scheme != nil {
+            throw ArgumentError("--scheme says how the API of --url pages; give --url too")
+        }
+        if mode == .script, http == nil {
             if failureRate != nil {
                 throw ArgumentError(
                     "--failure-rate is not used in script mode (stdout is not a terminal, or --script was "
@@ -51,6 +72,7 @@ struct DemoOptions: Sendable, Equatable {
                 latency: latency ?? DemoOptions.defaultLatency(mode),
                 failureRate: failureRate ?? DemoOptions.defaultFailureRate(mode)),
             pageSize: pageSize,
-            prefetchDistance: prefetchDistance ?? DemoOptions.defaultPrefetchDistance)
+            prefetchDistance: prefetchDistance ?? DemoOptions.defaultPrefetchDistance,
+            http: http)
     }
 }

@@ -12,7 +12,7 @@ enum EventText {
         case .completed: return ("✓ \(name) done", .plain)
         case .endOfData: return ("✓ \(name) done, no more data", .quiet)
         case .cancelled(let cause): return ("✗ \(name) \(cancelled(cause))", .cancellation)
-        case .failed(let failure): return ("✗ \(name) failed: \(failure.error)", .failure)
+        case .failed(let failure): return ("✗ \(name) failed: \(error(failure.error))", .failure)
         }
     }
 
@@ -36,6 +36,11 @@ enum EventText {
         case .noFirstPage: "no first page yet: refresh first"
         case .stoppedByGuard: "stopped after a bad page: retry or refresh"
         }
+    }
+
+    /// An error on one line: an HTTP error's body excerpt may hold line breaks.
+    static func error(_ error: any Error) -> String {
+        String(describing: error).singleLine
     }
 
     static func name(of side: FeedSide) -> String {

@@ -3,7 +3,7 @@
 /// Posts are numbered: a higher number is a newer post. Everything else about a post (its
 /// author, title and likes) follows from its number and the seed, so the same post always
 /// reads the same, whichever page or refresh brought it.
-struct FeedItem: Identifiable, Sendable, Hashable {
+struct FeedItem: Identifiable, Sendable, Hashable, ListRow {
     /// The post number, which is also its identity.
     let id: Int
     let author: String
@@ -21,9 +21,11 @@ struct FeedItem: Identifiable, Sendable, Hashable {
         likes = Int(random.next() % 500)
     }
 
-    /// One line of the list, without its position; the number takes `idWidth` digits.
+    var idLabel: String { "#\(id)" }
+
+    /// One line of the list, without its position; the `#number` takes `idWidth` characters.
     func line(idWidth: Int = 0) -> String {
-        let number = "#\(id)".padded(to: idWidth + 1)
+        let number = idLabel.padded(to: idWidth)
         return "\(number)  \(author.padded(to: 9)) \(title) (\(likes) likes)"
     }
 

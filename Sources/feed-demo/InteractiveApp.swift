@@ -4,40 +4,57 @@ import AsyncPagingUI
 /// The interactive mode: a scrolling feed in the terminal, driven by `AsyncPagingUI`'s
 /// ``FeedModel`` the way a phone screen is: rows on screen go to the model's
 /// ``PrefetchTrigger``, Up at the top pulls the ``PullGesture`` header, and the screen is drawn
-/// from the model's items, status and header.
+/// from the model's items, status and header. The feed is the simulated API's, or with `--url`
+/// a real HTTP API's (``HTTPFeed``).
 @MainActor
 struct InteractiveApp {
     let options: ResolvedOptions
 
     /// Runs until the person quits; returns the exit code.
     func run() async -> Int32 {
-        let api = SimulatedFeedAPI(settings: options.settings)
-        let configuration: FeedConfiguration
         do {
-            configuration = try FeedConfiguration(pageSize: options.pageSize)
+            if let http = options.http {
+                let transport = CountingTransport()
+                let box = try http.makeController(pageSize: options.pageSize, transport: transport)
+                return await run(box, backend: transport)
+            }
+            let api = SimulatedFeedAPI(settings: options.settings)
+            let configuration = try FeedConfiguration(pageSize: options.pageSize)
+            let controller = FeedController<FeedItem, FeedCursor>(source: api, clock: ContinuousClock(), configuration: configuration)
+            return await run(controller, backend: api, noun: "posts")
         } catch {
             Terminal.writeError("feed-demo: invalid configuration: \(error)\n")
             return 2
         }
+    }
+
+    /// Opens the box: its cursor type is the scheme's.
+    private func run<Box: FeedControllerBox>(_ box: Box, backend: CountingTransport) async -> Int32 {
+        await run(box.controller, backend: backend, noun: "items")
+    }
+
+    private func run<Item: ListRow & Sendable, Cursor>(
+        _ controller: FeedController<Item, Cursor>, backend: any DemoBackend, noun: String
+    ) async -> Int32 {
         let rawMode = RawMode()
         guard rawMode.enable() else {
+            await controller.close()
             Terminal.writeError("feed-demo: cannot put the terminal in raw mode; try --script\n")
             return 1
         }
-        let controller = FeedController<FeedItem, FeedCursor>(source: api, clock: ContinuousClock(), configuration: configuration)
         let model = FeedModel(
             controller: controller,
             prefetch: PrefetchTrigger(prefetchDistance: options.prefetchDistance),
-            header: .header(threshold: InteractiveSession.pullThreshold),
+            header: .header(threshold: SessionTuning.pullThreshold),
             footer: nil)
-        let input = InputSource(frame: InteractiveSession.frame)
-        let session = InteractiveSession(model: model, api: api, colors: Tone.colorsEnabled(for: 1))
+        let input = InputSource(frame: SessionTuning.frame)
+        let session = InteractiveSession(model: model, api: backend, colors: Tone.colorsEnabled(for: 1), noun: noun)
         await session.run(input.inputs)
 
         input.stop()
         await controller.close()
         rawMode.restore()
-        Terminal.output("feed-demo: bye. \(model.items.count) posts loaded; api: \(api.stats)\n")
+        Terminal.output("feed-demo: bye. \(model.items.count) \(noun) loaded; api: \(backend.summary)\n")
         return 0
     }
 }

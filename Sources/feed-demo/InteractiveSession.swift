@@ -7,19 +7,12 @@ import AsyncPagingUI
 /// screen is drawn from the model; the frame tick redraws the spinner and releases a pull
 /// that has not been pulled further for ``pullReleaseDelay``.
 @MainActor
-final class InteractiveSession {
-    /// How long the loop waits between frames: the spinner's frame time.
-    static let frame = Duration.milliseconds(80)
-    /// The header triggers when pulled this far; each Up (or wheel notch) at the top pulls
-    /// ``pullStep``, so three presses trigger it.
-    static let pullThreshold = 60.0
-    static let pullStep = 25.0
-    /// A pull with no Up for this long is released, like a finger lifting.
-    static let pullReleaseDelay = Duration.milliseconds(500)
-
-    private let model: FeedModel<FeedItem, FeedCursor>
-    private let api: SimulatedFeedAPI
+final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Sendable> {
+    private let model: FeedModel<Item, Cursor>
+    private let api: any DemoBackend
     private let colors: Bool
+    /// What the items are called: "posts" or "items".
+    private let noun: String
 
     private var viewport = Viewport()
     private var decoder = KeyDecoder()
@@ -35,7 +28,8 @@ final class InteractiveSession {
     private var lastPull = ContinuousClock.now
     private var eventsTask: Task<Void, Never>?
 
-    init(model: FeedModel<FeedItem, FeedCursor>, api: SimulatedFeedAPI, colors: Bool) {
+    init(model: FeedModel<Item, Cursor>, api: any DemoBackend, colors: Bool, noun: String = "posts") {
+        self.noun = noun
         self.model = model
         self.api = api
         self.colors = colors
@@ -109,8 +103,7 @@ final class InteractiveSession {
                 note("• t: nothing to retry")
             }
         case .character("f"):
-            api.inject(.fail)
-            note("• the next request will fail")
+            note(api.injectFailure())
         case .character("q"), .interrupt, .endOfInput:
             quit = true
         case .mouse:
@@ -131,14 +124,14 @@ final class InteractiveSession {
     /// At the bottom of a feed with no more data, says so; a feed with more loads by itself.
     private func noteIfAtTheEnd() {
         guard model.isEndOfData, viewport.lastVisibleIndex + 1 >= model.items.count else { return }
-        note("• that is the last post: no more data", tone: .quiet)
+        note("• that is the last \(noun.dropLast()): no more data", tone: .quiet)
     }
 
     /// What a call answered that no event shows.
     private func answered(_ key: String, _ result: LoadResult) {
         switch result.outcome {
         case .endOfData:
-            note("• \(key): no more data · all \(model.items.count) posts are loaded", tone: .quiet)
+            note("• \(key): no more data · all \(model.items.count) \(noun) are loaded", tone: .quiet)
         case .ignored(let reason):
             note("• \(key): nothing to do, \(EventText.ignored(reason))")
         case .completed, .cancelled, .failed:
@@ -154,13 +147,13 @@ final class InteractiveSession {
             note("• already refreshing")
             return
         }
-        pullDistance += InteractiveSession.pullStep
+        pullDistance += SessionTuning.pullStep
         lastPull = .now
         model.pullHeader(by: pullDistance)
     }
 
     private func releasePullIfIdle() {
-        guard pullDistance > 0, ContinuousClock.now - lastPull >= InteractiveSession.pullReleaseDelay else { return }
+        guard pullDistance > 0, ContinuousClock.now - lastPull >= SessionTuning.pullReleaseDelay else { return }
         releasePull()
     }
 
@@ -198,7 +191,7 @@ final class InteractiveSession {
 
         let state = ScreenState(
             items: model.items, status: model.status, header: model.header, viewport: viewport,
-            history: history, apiSummary: apiSummary())
+            history: history, apiSummary: apiSummary(), noun: noun)
         let rows = ScreenRenderer(width: size.columns, height: size.rows).render(state, spinnerTick: tick)
 
         var output = ""
@@ -212,8 +205,17 @@ final class InteractiveSession {
         drawnSize = size
     }
 
-    private func apiSummary() -> String {
-        let stats = api.stats
-        return "\(stats.requests) requests, \(stats.cancelled) cancelled, \(stats.failed) failed"
-    }
+    private func apiSummary() -> String { api.summary }
+}
+
+/// The interactive screen's timings and pull distances.
+enum SessionTuning {
+    /// How long the loop waits between frames: the spinner's frame time.
+    static let frame = Duration.milliseconds(80)
+    /// The header triggers when pulled this far; each Up (or wheel notch) at the top pulls
+    /// ``pullStep``, so three presses trigger it.
+    static let pullThreshold = 60.0
+    static let pullStep = 25.0
+    /// A pull with no Up for this long is released, like a finger lifting.
+    static let pullReleaseDelay = Duration.milliseconds(500)
 }

@@ -4,4 +4,6 @@ struct ResolvedOptions: Sendable, Equatable {
     var settings: SimulatedFeedAPI.Settings
     var pageSize: Int
     var prefetchDistance: Int
+    /// `--url`: the real HTTP API to page, or nil for the simulated one.
+    var http: HTTPFeed?
 }

@@ -46,7 +46,7 @@ struct ScreenRenderer {
         var text: String { segments.map(\.text).joined() }
     }
 
-    func render(_ state: ScreenState, spinnerTick: Int) -> [Row] {
+    func render<Item: ListRow & Sendable>(_ state: ScreenState<Item>, spinnerTick: Int) -> [Row] {
         guard height >= ScreenRenderer.chromeRows + 2, width >= 20 else {
             return [Row(fit("feed-demo: the terminal is too small; q quits"))]
                 + Array(repeating: Row(""), count: max(height - 1, 0))
@@ -60,14 +60,14 @@ struct ScreenRenderer {
         // The list.
         let listRows = height - ScreenRenderer.chromeRows
         let numberWidth = String(max(items.count, 1)).count
-        let idWidth = String(max(items.first?.id ?? 0, items.last?.id ?? 0)).count
+        let idWidth = max(items.first?.idLabel.count ?? 0, items.last?.idLabel.count ?? 0)
         for index in state.viewport.top..<(state.viewport.top + listRows) {
             if index < items.count {
                 let number = String(index + 1)
                 let padding = String(repeating: " ", count: max(numberWidth - number.count, 0))
                 rows.append(Row(fit(" \(padding)\(number)  \(items[index].line(idWidth: idWidth))")))
             } else if index == 0 {
-                rows.append(Row(fit("   " + emptyListText(state.status))))
+                rows.append(Row(fit("   " + emptyListText(state.status, noun: state.noun))))
             } else {
                 rows.append(Row(""))
             }
@@ -88,8 +88,8 @@ struct ScreenRenderer {
     // MARK: Parts
 
     /// The title bar: the feed, or the header gesture while it is pulled or loading.
-    private func header(_ state: ScreenState, spinner: Character) -> Row {
-        let count = "\(state.items.count) posts"
+    private func header<Item: Sendable>(_ state: ScreenState<Item>, spinner: Character) -> Row {
+        let count = "\(state.items.count) \(state.noun)"
         var title: [Segment]
         let gesture = state.header
         if state.status == .refreshing || gesture?.state == .loading {
@@ -113,18 +113,18 @@ struct ScreenRenderer {
         return Row(segments: fit(title), isBar: true)
     }
 
-    private func emptyListText(_ status: FeedStatus) -> String {
+    private func emptyListText(_ status: FeedStatus, noun: String) -> String {
         switch status {
         case .refreshing: "loading the first page…"
         case .endOfData: "(the feed is empty)"
         case .failed: "(nothing loaded yet)"
-        default: "(no posts)"
+        default: "(no \(noun))"
         }
     }
 
     /// Where the list is, then what the feed is doing. The position always shows, so that a
     /// state (the end of the data, a failure) never hides that rows remain below.
-    private func statusLine(_ state: ScreenState, spinner: Character) -> [Segment] {
+    private func statusLine<Item: Sendable>(_ state: ScreenState<Item>, spinner: Character) -> [Segment] {
         let count = state.items.count
         var segments: [Segment] = []
         var below = 0
@@ -140,10 +140,10 @@ struct ScreenRenderer {
             segments.append(Segment(text: "\(separator)\(spinner) loading more…"))
         case .failed(let failure):
             segments.append(Segment(
-                text: "\(separator)✗ \(EventText.name(of: failure.side)) failed: \(failure.error) · t retries",
+                text: "\(separator)✗ \(EventText.name(of: failure.side)) failed: \(EventText.error(failure.error)) · t retries",
                 tone: .failure))
         case .endOfData:
-            let text = below > 0 ? "no more data after them" : "── no more data · all \(count) posts loaded ──"
+            let text = below > 0 ? "no more data after them" : "── no more data · all \(count) \(state.noun) loaded ──"
             segments.append(Segment(text: "\(separator)\(text)", tone: .quiet))
         case .closed:
             segments.append(Segment(text: "\(separator)closed", tone: .quiet))
@@ -182,14 +182,16 @@ struct ScreenRenderer {
 }
 
 /// What the interactive screen shows.
-struct ScreenState {
-    var items: FeedSnapshot<FeedItem>
+struct ScreenState<Item: Sendable> {
+    var items: FeedSnapshot<Item>
     var status: FeedStatus
     var header: PullGesture?
     var viewport: Viewport
     /// The latest load ends and notices, newest first.
     var history: [HistoryEntry]
     var apiSummary: String
+    /// What the items are called: "posts" (the simulated API), "items" (`--url`).
+    var noun = "posts"
 }
 
 /// One entry of the event line.

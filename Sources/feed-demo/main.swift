@@ -31,6 +31,8 @@ do {
 }
 
 switch mode {
+case .script where resolved.http != nil:
+    exit(await HTTPListing(options: resolved).run())
 case .script:
     let watchdog = Task.detached {
         try await ContinuousClock().sleep(for: .seconds(30))
