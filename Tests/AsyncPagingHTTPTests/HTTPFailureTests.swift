@@ -79,10 +79,12 @@ struct HTTPFailureTests {
     func refreshCancelsLoadMoreRequest() async throws {
         let server = try FixtureServer.start()
         defer { server.stop() }
-        try await withDeadline(20, "refresh during load-more") {
-            // Load-mores (requests with a cursor) are slow; refreshes answer at once.
+        try await withDeadline(45, "refresh during load-more") {
+            // Load-mores (requests with a cursor) are slow; refreshes answer at once. The server
+            // watches the slow request for 30 s, far longer than a cancel takes even on a loaded
+            // machine (with 10 s windows it missed the close once under load).
             let feed = FeedController(
-                source: Self.cursorSource(server, "delay_ms=10000&tag=slow-more"),
+                source: Self.cursorSource(server, "delay_ms=30000&tag=slow-more"),
                 configuration: try FeedConfiguration(pageSize: 10, loadsInitialPage: false), id: \.id)
             let diagnostics = StreamRecorder(feed.diagnostics)
             _ = await feed.refresh()
@@ -91,7 +93,7 @@ struct HTTPFailureTests {
             let refresh = await feed.refresh()
             #expect(refresh.outcome == .completed(LoadSummary(itemsApplied: 10)))
             #expect(await loadMore.value.outcome == .cancelled(.preemptedByRefresh))
-            #expect(try await server.waitUntilClosed(tag: "slow-more"))
+            #expect(try await server.waitUntilClosed(tag: "slow-more", timeoutMilliseconds: 25_000))
             // The source ended by cancellation as asked: no stale result to discard.
             #expect(await diagnostics.waitFor { $0 == .fetchCancelled(side: .loadMore, attempt: 1) } != nil)
             #expect(!diagnostics.values.contains { if case .staleResultDiscarded = $0 { true } else { false } })
