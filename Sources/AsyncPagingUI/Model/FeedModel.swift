@@ -45,7 +45,7 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
             observation.access(self, keyPath: keyPaths.items)
             return _items
         }
-        set { observation.withMutation(of: self, keyPath: keyPaths.items) { _items = newValue } }
+        set { _set(items: newValue) }
     }
     /// The feed's status, newest value.
     public private(set) var status: FeedStatus {
@@ -53,7 +53,7 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
             observation.access(self, keyPath: keyPaths.status)
             return _status
         }
-        set { observation.withMutation(of: self, keyPath: keyPaths.status) { _status = newValue } }
+        set { _set(status: newValue) }
     }
     /// The pull-to-refresh header, or `nil` when the screen has none.
     public private(set) var header: PullGesture? {
@@ -61,7 +61,7 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
             observation.access(self, keyPath: keyPaths.header)
             return _header
         }
-        set { observation.withMutation(of: self, keyPath: keyPaths.header) { _header = newValue } }
+        set { _set(header: newValue) }
     }
     /// The pull-to-load-more footer, or `nil` when the screen has none.
     public private(set) var footer: PullGesture? {
@@ -69,7 +69,7 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
             observation.access(self, keyPath: keyPaths.footer)
             return _footer
         }
-        set { observation.withMutation(of: self, keyPath: keyPaths.footer) { _footer = newValue } }
+        set { _set(footer: newValue) }
     }
 
     /// The requests this model sent that the controller has not answered yet. While there is
@@ -80,31 +80,66 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
             observation.access(self, keyPath: keyPaths.requestsInFlight)
             return _requestsInFlight
         }
-        set { observation.withMutation(of: self, keyPath: keyPaths.requestsInFlight) { _requestsInFlight = newValue } }
+        set { _set(requestsInFlight: newValue) }
     }
 
     /// Decides when a row, the visible rows or the geometry load more.
     public let prefetch: PrefetchTrigger
     /// The tasks that follow the controller's outputs; cancelled on release.
-    private let subscriptions = Mutex<[Task<Void, Never>]>([])
+    @usableFromInline let subscriptions: Mutex<[Task<Void, Never>]>
+
+    // Performance note: what a page runs through (the initializer's subscriptions, `sync()`,
+    // the requests) is `@inlinable` and its state `@usableFromInline` (treat it as private), so
+    // that the app's module compiles it, and the controller's inlinable operations it calls,
+    // specialized for its `Item`: unspecialized, a page spent most of its time looking up
+    // generic metadata (Benchmarks/README.md).
 
     // The observed values, read directly by the model's own code (no observation access).
     @usableFromInline var _items: FeedSnapshot<Item>
-    private var _status: FeedStatus
-    private var _header: PullGesture?
-    private var _footer: PullGesture?
-    private var _requestsInFlight = 0
+    @usableFromInline var _status: FeedStatus
+    @usableFromInline var _header: PullGesture?
+    @usableFromInline var _footer: PullGesture?
+    @usableFromInline var _requestsInFlight: Int
 
-    private let observation = ObservationRegistrar()
-    private let keyPaths = KeyPaths()
+    @usableFromInline let observation: ObservationRegistrar
+    @usableFromInline let keyPaths: KeyPaths
 
     /// The key paths of the observed properties, made once per model.
-    @MainActor private struct KeyPaths {
-        let items: KeyPath<FeedModel, FeedSnapshot<Item>> = \.items
-        let status: KeyPath<FeedModel, FeedStatus> = \.status
-        let header: KeyPath<FeedModel, PullGesture?> = \.header
-        let footer: KeyPath<FeedModel, PullGesture?> = \.footer
-        let requestsInFlight: KeyPath<FeedModel, Int> = \.requestsInFlight
+    @MainActor @usableFromInline struct KeyPaths {
+        @usableFromInline let items: KeyPath<FeedModel, FeedSnapshot<Item>>
+        @usableFromInline let status: KeyPath<FeedModel, FeedStatus>
+        @usableFromInline let header: KeyPath<FeedModel, PullGesture?>
+        @usableFromInline let footer: KeyPath<FeedModel, PullGesture?>
+        @usableFromInline let requestsInFlight: KeyPath<FeedModel, Int>
+
+        // Not inlinable: key path literals of properties with a private setter cannot be.
+        @usableFromInline init() {
+            items = \.items
+            status = \.status
+            header = \.header
+            footer = \.footer
+            requestsInFlight = \.requestsInFlight
+        }
+    }
+
+    @inlinable func _set(items: FeedSnapshot<Item>) {
+        observation.withMutation(of: self, keyPath: keyPaths.items) { _items = items }
+    }
+
+    @inlinable func _set(status: FeedStatus) {
+        observation.withMutation(of: self, keyPath: keyPaths.status) { _status = status }
+    }
+
+    @inlinable func _set(header: PullGesture?) {
+        observation.withMutation(of: self, keyPath: keyPaths.header) { _header = header }
+    }
+
+    @inlinable func _set(footer: PullGesture?) {
+        observation.withMutation(of: self, keyPath: keyPaths.footer) { _footer = footer }
+    }
+
+    @inlinable func _set(requestsInFlight: Int) {
+        observation.withMutation(of: self, keyPath: keyPaths.requestsInFlight) { _requestsInFlight = requestsInFlight }
     }
 
     /// Creates a model of `controller` and starts following it.
@@ -114,7 +149,7 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
     ///     list reaches its bottom).
     ///   - header: The pull-to-refresh gesture, or `nil` for none.
     ///   - footer: The pull-to-load-more gesture, or `nil` for none.
-    public init(
+    @inlinable public init(
         controller: FeedController<Item, Cursor>,
         prefetch: PrefetchTrigger = PrefetchTrigger(),
         header: PullGesture? = .header(),
@@ -124,6 +159,10 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
         precondition(footer?.side ?? .loadMore == .loadMore, "the footer gesture must load more")
         self.controller = controller
         self.prefetch = prefetch
+        subscriptions = Mutex([])
+        observation = ObservationRegistrar()
+        keyPaths = KeyPaths()
+        _requestsInFlight = 0
         _header = header
         _footer = footer
         _items = controller.currentSnapshot
@@ -228,12 +267,12 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
 
     /// Changes the gesture of `side`, if the model has one; assigns only a changed value, so
     /// that observers are told only of real changes.
-    private func updateGesture(_ side: FeedSide, _ change: (inout PullGesture) -> Void) {
+    @inlinable func updateGesture(_ side: FeedSide, _ change: (inout PullGesture) -> Void) {
         let current = side == .refresh ? _header : _footer
         guard var gesture = current else { return }
         change(&gesture)
         guard gesture != current else { return }
-        if side == .refresh { header = gesture } else { footer = gesture }
+        if side == .refresh { _set(header: gesture) } else { _set(footer: gesture) }
     }
 
     // MARK: Requests
@@ -241,20 +280,20 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
     /// Refreshes, and returns once the refresh has ended; ``items`` then holds its page.
     /// Fit for SwiftUI's `refreshable`.
     @discardableResult
-    public func refresh() async -> LoadResult { await perform(.refresh) }
+    @inlinable public func refresh() async -> LoadResult { await perform(.refresh) }
 
     /// Loads the next page, and returns once the load has ended; ``items`` then holds it.
     @discardableResult
-    public func loadMore() async -> LoadResult { await perform(.loadMore) }
+    @inlinable public func loadMore() async -> LoadResult { await perform(.loadMore) }
 
     /// Runs the failed load again, and returns once it has ended.
     @discardableResult
-    public func retry() async -> LoadResult { await perform(.retry) }
+    @inlinable public func retry() async -> LoadResult { await perform(.retry) }
 
-    private enum Operation { case refresh, loadMore, retry }
+    @usableFromInline enum Operation { case refresh, loadMore, retry }
 
-    private func perform(_ operation: Operation) async -> LoadResult {
-        requestsInFlight = _requestsInFlight + 1
+    @inlinable func perform(_ operation: Operation) async -> LoadResult {
+        _set(requestsInFlight: _requestsInFlight + 1)
         return await complete(operation)
     }
 
@@ -266,13 +305,13 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
     }
 
     /// Carries out a request already counted in ``requestsInFlight``.
-    private func complete(_ operation: Operation) async -> LoadResult {
+    @inlinable func complete(_ operation: Operation) async -> LoadResult {
         let result = switch operation {
         case .refresh: await controller.refresh()
         case .loadMore: await controller.loadMore()
         case .retry: await controller.retry()
         }
-        requestsInFlight = _requestsInFlight - 1
+        _set(requestsInFlight: _requestsInFlight - 1)
         sync()
         return result
     }
@@ -280,11 +319,11 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
     // MARK: Following the controller
 
     /// Copies the controller's newest list and status, and the availability of the gestures.
-    private func sync() {
+    @inlinable func sync() {
         let snapshot = controller.currentSnapshot
-        if snapshot.version != _items.version { items = snapshot }
+        if snapshot.version != _items.version { _set(items: snapshot) }
         let status = controller.currentStatus
-        if status != _status { self.status = status }
+        if status != _status { _set(status: status) }
         let configuration = controller.configuration
         let hasLoadedFirstPage = snapshot.generation > 0
         for side in FeedSide.allCases {
