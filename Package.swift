@@ -30,7 +30,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FeedDemo",
-            dependencies: ["AsyncPaging"],
+            dependencies: ["AsyncPaging", "AsyncPagingUI"],
             path: "Sources/feed-demo",
             swiftSettings: strictSettings
         ),

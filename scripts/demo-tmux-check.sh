@@ -8,6 +8,7 @@
 #   LATENCY   simulated API latency (default: 1s; every request varies by -40%..+40%). The
 #             overlap checks must press a key while a load is in flight, so keep it >= 500ms.
 #   KEEP=1    leave the tmux server running on failure, to look at it: tmux -L <socket> attach
+#   NO_COLOR  set: checks that the demo draws no colours (unset: that the failure line is red)
 #
 # Exit code 0 when every check holds; otherwise it prints what it expected and the screen.
 set -euo pipefail
@@ -31,7 +32,7 @@ BIN="$(swift build --scratch-path "$SCRATCH" --product feed-demo --show-bin-path
 
 if ! command -v tmux >/dev/null 2>&1; then
     log "installing tmux"
-    apt-get update && apt-get install -y tmux
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux
 fi
 
 # --- A private tmux server -----------------------------------------------------------------
@@ -103,6 +104,7 @@ expect_exit() {
     wait_for "EXIT=$code" "the demo should have exited with code $code"
     wait_for "feed-demo: bye" "the goodbye line is printed on the normal screen"
     expect_absent "r refresh" "the alternate screen should be gone"
+    [[ $(tmx display -p -t demo '#{mouse_any_flag}') == 0 ]] || fail "mouse reporting is still on after the demo"
     local deadline=$((SECONDS + TIMEOUT_SECONDS))
     until [[ -s "$WORK/after" ]]; do
         ((SECONDS < deadline)) || fail "the terminal settings were not recorded after the demo"
@@ -156,34 +158,70 @@ wait_for_line 2 '^ +1  #63 ' "the refresh put three newer posts on top and scrol
 wait_for "✓ refresh done ← ✗ load-more cancelled by a refresh"
 wait_for "rows 1–20 of 30" "the refreshed first page is filled to the screen again"
 
-# --- 5. A load-more during a refresh cancels the refresh -----------------------------------
-log "5. reaching the bottom during a refresh: the refresh is cancelled"
+# --- 5. m during a refresh cancels the refresh ----------------------------------------------
+# Scrolling does not load more during a refresh (the prefetch trigger waits for it); m asks
+# explicitly, and a load-more cancels a refresh, as in the seeds.
+log "5. m during a refresh: the refresh is cancelled"
 keys r
 wait_for_line 1 '^ . refreshing… · 30 posts'
-keys G
+keys m
 wait_for "✗ refresh cancelled by a load-more" "the event line shows the refresh was cancelled"
 wait_for "of 45" "the load-more appended to the list the refresh would have replaced"
 wait_for_line 1 '^ feed-demo · 45 posts' "the header is back to normal"
 
-# --- 6. A failure shows an error line; t retries -----------------------------------------
+# --- 6. A failure shows an error line in red; t retries ----------------------------------
 log "6. a failure and a retry"
 keys f
 wait_for "• the next request will fail"
 keys m
-wait_for "✗ load-more failed: HTTP 500 Internal Server Error (injected) · press t to retry" \
-    "the footer is an error line with the retry key"
+wait_for "✗ load-more failed: HTTP 500 (injected) · t retries" \
+    "the status line shows the error and the retry key"
 screen | grep -qE '^ feed-demo · 45 posts' || fail "a failed load must leave the 45 posts as they were"
+if [[ -z ${NO_COLOR:-} ]]; then
+    tmx capture-pane -p -e -t demo | grep -qF $'\e[31m✗ load-more failed' ||
+        fail "the failure should be red (SGR 31)"
+elif tmx capture-pane -p -e -t demo | grep -qE $'\e\\[(31|33|2)m'; then
+    fail "NO_COLOR is set: the screen must have no colours"
+fi
+wait_for "rows 1–20 of 45 · ↓ 25 more below · ✗ load-more failed" "the position still shows with the failure"
 keys t
 wait_for "loading more…" "t retries the load-more"
 
 # --- 7. End of data -------------------------------------------------------------------------
-log "7. end of data"
-wait_for "── no more data · all 60 posts loaded ──" "the feed has 60 posts"
-keys G j j
-sleep 0.3 # a person bouncing at the bottom: nothing may load
+log "7. end of data: the status line still shows the rows below; m says there is no more"
+wait_for "no more data after them" "60 posts, 40 of them below the screen"
+wait_for "rows 1–20 of 60 · ↓ 40 more below" "the end of the data does not hide the rows below"
+keys G
+wait_for "rows 41–60 of 60 · ── no more data · all 60 posts loaded ──"
+keys j j
+wait_for "• that is the last post: no more data" "j at the very end says so"
+keys m
+wait_for "• m: no more data · all 60 posts are loaded" "m at the end says there is no more data"
 expect_absent "loading more…" "no load-more after the end of the data"
 screen | grep -qE '^ feed-demo · 60 posts +api: 10 requests, 2 cancelled, 1 failed' ||
     fail "expected exactly 10 requests (2 to open, 1 load-more, 3 + 2 in the overlaps, 1 failure, 1 retry), 2 cancelled, 1 failed"
+
+# --- 7b. Mouse wheel, pull to refresh -------------------------------------------------------
+log "7b. the mouse wheel scrolls; Up at the top pulls the header, and releasing refreshes"
+wheel() { tmx send-keys -t demo -l "$(printf '\e[<%d;10;5M' "$1")"; }
+[[ $(tmx display -p -t demo '#{mouse_any_flag}') == 1 ]] || fail "the demo should turn on mouse reporting"
+wheel 64
+wait_for "rows 38–57 of 60" "a wheel notch up scrolls three rows"
+keys g
+wait_for "rows 1–20 of 60"
+wheel 65
+wait_for "rows 4–23 of 60" "a wheel notch down scrolls three rows"
+keys g
+wait_for "rows 1–20 of 60"
+keys k
+wait_for_line 1 '^ ↓ pull to refresh ■■□□□□ 41% · 60 posts' "one Up at the top pulls the header 25 of 60 points"
+wait_for "• pulled 41%: not far enough to refresh" "released below the threshold: it springs back"
+wait_for_line 1 '^ feed-demo · 60 posts'
+keys k k k
+wait_for_line 1 '^ ↑ release to refresh · 60 posts' "three Ups pull past the threshold"
+wait_for_line 1 '^ . refreshing… · 60 posts' "released (no Up for half a second): it refreshes"
+wait_for "✓ refresh done" "the pull's refresh completes"
+wait_for "rows 1–20 of 30" "the refreshed list is filled to the screen again"
 
 # --- 8. q quits and restores the terminal --------------------------------------------------
 log "8. q quits and restores the terminal"

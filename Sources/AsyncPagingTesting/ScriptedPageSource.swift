@@ -1,6 +1,6 @@
 import AsyncPaging
 
-/// A ``PageSource`` that answers from a script and records every request: the source for
+/// A ``AsyncPaging/PageSource`` that answers from a script and records every request: the source for
 /// deterministic tests of a feed.
 ///
 /// Each request takes the next scripted ``Response`` in order (or asks the responder closure
@@ -63,6 +63,7 @@ public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendabl
     public struct UnscriptedRequest: Error, CustomStringConvertible {
         /// The request that found nothing scripted.
         public let request: PageRequest<Cursor>
+        /// Names the request that found nothing scripted.
         public var description: String { "no response scripted for \(request)" }
     }
 
@@ -122,6 +123,8 @@ public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendabl
         }
     }
 
+    /// Records `request`, then answers it with the next scripted response (after its latency,
+    /// on the request's clock), or throws ``UnscriptedRequest`` when the script is empty.
     public func page(for request: PageRequest<Cursor>) async throws -> Page<Item, Cursor> {
         let (response, waiters) = state.withLock { state -> (Response?, [CheckedContinuation<Void, Never>]) in
             state.requests.append(request)

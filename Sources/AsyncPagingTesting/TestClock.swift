@@ -26,9 +26,13 @@ public final class TestClock: Clock, Sendable {
         /// Creates an instant `offset` after the clock's start.
         public init(offset: Duration) { self.offset = offset }
 
+        /// The instant `duration` after this one.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other`.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Whether `lhs` comes before `rhs`.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        /// The time since the clock's start, as `t+2.0 seconds`.
         public var description: String { "t+\(offset)" }
     }
 

@@ -58,7 +58,8 @@ enum ArgumentParser {
                                  script mode when either is not (a pipe, a file, CI).
           --script               Script mode even on a terminal: runs a fixed scenario (first
                                  page, load more, refresh during load-more, load-more during
-                                 refresh, a failure and a retry, end of data), prints the
+                                 refresh, a failure and a retry, end of data, the UI kit's
+                                 prefetch trigger and a pull to refresh), prints the
                                  snapshots and events, and checks them. Exit 0 when every
                                  check holds, 1 when one fails. Takes about half a second.
 
@@ -84,10 +85,14 @@ enum ArgumentParser {
 
         KEYS (interactive)
           Down/j, Up/k           scroll one row; scrolling near the bottom loads more
+          Up/k at the top        pull the header: three presses pass the threshold, and
+                                 letting go (no Up for half a second) refreshes
+          mouse wheel            scroll three rows (at the top: pull the header)
           PgDn/space, PgUp/b     scroll one page
           g/Home, G/End          go to the top / the bottom
           r                      refresh (cancels a load-more in flight)
-          m                      load more now (cancels a refresh in flight)
+          m                      load more now (cancels a refresh in flight; at the end of
+                                 the data it says there is no more)
           t                      retry after a failure
           f                      make the next request fail (to see the error line)
           q, Ctrl-C              quit and restore the terminal

@@ -1,22 +1,16 @@
 import AsyncPaging
+import AsyncPagingUI
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// The interactive mode: a scrolling feed in the terminal.
-///
-/// The main thread runs a small loop: wait up to a frame for a key (`poll`), handle the keys,
-/// draw the rows that changed. It never waits on the controller: it sends fire-and-forget
-/// requests with ``FeedController/send(_:)`` and draws whatever ``FeedScreenModel`` holds,
-/// which tasks on the concurrency pool keep up to date from the controller's streams.
+/// The interactive mode: a scrolling feed in the terminal, driven by `AsyncPagingUI`'s
+/// ``FeedModel`` the way a phone screen is: rows on screen go to the model's
+/// ``PrefetchTrigger``, Up at the top pulls the ``PullGesture`` header, and the screen is drawn
+/// from the model's items, status and header.
+@MainActor
 struct InteractiveApp {
     let options: ResolvedOptions
 
     /// Runs until the person quits; returns the exit code.
-    func run() -> Int32 {
+    func run() async -> Int32 {
         let api = SimulatedFeedAPI(settings: options.settings)
         let configuration: FeedConfiguration
         do {
@@ -30,17 +24,20 @@ struct InteractiveApp {
             Terminal.writeError("feed-demo: cannot put the terminal in raw mode; try --script\n")
             return 1
         }
-        let feed = FeedController<FeedItem, FeedCursor>(source: api, clock: ContinuousClock(), configuration: configuration)
-        let model = FeedScreenModel(snapshot: feed.currentSnapshot, status: feed.currentStatus)
-        model.follow(feed)
+        let controller = FeedController<FeedItem, FeedCursor>(source: api, clock: ContinuousClock(), configuration: configuration)
+        let model = FeedModel(
+            controller: controller,
+            prefetch: PrefetchTrigger(prefetchDistance: options.prefetchDistance),
+            header: .header(threshold: InteractiveSession.pullThreshold),
+            footer: nil)
+        let input = InputSource(frame: InteractiveSession.frame)
+        let session = InteractiveSession(model: model, api: api, colors: Tone.colorsEnabled(for: 1))
+        await session.run(input.inputs)
 
-        var session = InteractiveSession(feed: feed, api: api, model: model, prefetchDistance: options.prefetchDistance)
-        session.loop()
-
-        feed.send(.close)
+        input.stop()
+        await controller.close()
         rawMode.restore()
-        let state = model.current
-        Terminal.output("feed-demo: bye. \(state.snapshot.count) posts loaded; api: \(api.stats)\n")
+        Terminal.output("feed-demo: bye. \(model.items.count) posts loaded; api: \(api.stats)\n")
         return 0
     }
 }

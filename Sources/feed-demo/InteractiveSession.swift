@@ -1,146 +1,215 @@
 import AsyncPaging
+import AsyncPagingUI
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+/// One interactive run: reads the inputs, drives the ``FeedModel``, draws the screen.
+///
+/// Everything happens on the main actor, where the model lives: a key is handled, then the
+/// screen is drawn from the model; the frame tick redraws the spinner and releases a pull
+/// that has not been pulled further for ``pullReleaseDelay``.
+@MainActor
+final class InteractiveSession {
+    /// How long the loop waits between frames: the spinner's frame time.
+    static let frame = Duration.milliseconds(80)
+    /// The header triggers when pulled this far; each Up (or wheel notch) at the top pulls
+    /// ``pullStep``, so three presses trigger it.
+    static let pullThreshold = 60.0
+    static let pullStep = 25.0
+    /// A pull with no Up for this long is released, like a finger lifting.
+    static let pullReleaseDelay = Duration.milliseconds(500)
 
-/// The state of one interactive run, owned by the main thread.
-struct InteractiveSession {
-    let feed: FeedController<FeedItem, FeedCursor>
-    let api: SimulatedFeedAPI
-    let model: FeedScreenModel
-    let prefetchDistance: Int
+    private let model: FeedModel<FeedItem, FeedCursor>
+    private let api: SimulatedFeedAPI
+    private let colors: Bool
 
     private var viewport = Viewport()
     private var decoder = KeyDecoder()
     private var drawn: [ScreenRenderer.Row] = []
     private var drawnSize = (rows: 0, columns: 0)
     private var generation: UInt64 = 0
-    /// The list (generation, count) a load-more was last asked for, so that one list asks once.
-    private var askedMoreFor: (generation: UInt64, count: Int)?
+    private var history: [HistoryEntry] = []
+    private var tick = 0
+    private var bytesSinceTick = false
     private var quit = false
-    private let started = ContinuousClock.now
-    /// How long the loop waits for a key before it redraws: the spinner's frame time.
-    private let frameMilliseconds: Int32 = 80
+    /// How far the header is pulled, and when it was last pulled further.
+    private var pullDistance = 0.0
+    private var lastPull = ContinuousClock.now
+    private var eventsTask: Task<Void, Never>?
 
-    init(feed: FeedController<FeedItem, FeedCursor>, api: SimulatedFeedAPI, model: FeedScreenModel, prefetchDistance: Int) {
-        self.feed = feed
-        self.api = api
+    init(model: FeedModel<FeedItem, FeedCursor>, api: SimulatedFeedAPI, colors: Bool) {
         self.model = model
-        self.prefetchDistance = prefetchDistance
-    }
-
-    mutating func loop() {
-        while !quit {
-            draw()
-            for key in waitForKeys() {
-                handle(key)
-                if quit { return }
+        self.api = api
+        self.colors = colors
+        let events = model.controller.events
+        eventsTask = Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                if let (text, tone) = EventText.describe(event) { self.note(text, tone: tone) }
             }
         }
     }
 
-    // MARK: Input
-
-    /// The keys typed within one frame; none when the frame passed quietly.
-    private mutating func waitForKeys() -> [Key] {
-        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, frameMilliseconds)
-        guard ready > 0 else { return decoder.flush() }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-        if count == 0 { return [.endOfInput] }
-        if count < 0 { return [] } // EINTR and the like: try again next frame
-        return decoder.decode(buffer[..<count])
+    isolated deinit {
+        eventsTask?.cancel()
     }
 
-    private mutating func handle(_ key: Key) {
-        let state = model.current
-        let count = state.snapshot.count
+    /// Runs until the person quits or the input ends.
+    func run(_ inputs: AsyncStream<Input>) async {
+        draw()
+        for await input in inputs {
+            switch input {
+            case .bytes(let bytes):
+                bytesSinceTick = true
+                for key in decoder.decode(bytes) {
+                    handle(key)
+                    if quit { return }
+                }
+            case .endOfInput:
+                return
+            case .tick:
+                tick += 1
+                // An escape sequence still incomplete after a quiet frame was a lone Escape.
+                if !bytesSinceTick { decoder.flush().forEach(handle) }
+                bytesSinceTick = false
+                releasePullIfIdle()
+            }
+            if quit { return }
+            draw()
+        }
+    }
+
+    // MARK: Keys
+
+    private func handle(_ key: Key) {
+        if pullDistance > 0, key != .up, key != .character("k"), key != .wheelUp { releasePull() }
+        let count = model.items.count
         switch key {
-        case .down, .character("j"): scrolled(viewport.scroll(by: 1, count: count), state)
-        case .up, .character("k"): viewport.scroll(by: -1, count: count)
-        case .pageDown, .character(" "): scrolled(viewport.scroll(by: viewport.rows, count: count), state)
-        case .pageUp, .character("b"): viewport.scroll(by: -viewport.rows, count: count)
-        case .home, .character("g"): viewport.scrollToTop()
+        case .down, .character("j"): scroll(by: 1)
+        case .wheelDown: scroll(by: 3)
+        case .up, .character("k"), .wheelUp:
+            if viewport.top == 0 { pullHeader() } else { scroll(by: key == .wheelUp ? -3 : -1) }
+        case .pageDown, .character(" "): scroll(by: viewport.rows)
+        case .pageUp, .character("b"): scroll(by: -viewport.rows)
+        case .home, .character("g"):
+            if viewport.top == 0 { note("• already at the top") }
+            viewport.scrollToTop()
         case .end, .character("G"):
             viewport.scrollToBottom(count: count)
-            scrolled(true, state)
+            noteIfAtTheEnd()
         case .character("r"):
-            feed.send(.refresh)
+            Task { await model.refresh() } // the header shows it
         case .character("m"):
-            askedMoreFor = (state.snapshot.generation, count)
-            feed.send(.loadMore)
+            Task {
+                let result = await model.loadMore()
+                answered("m", result)
+            }
         case .character("t"):
-            if case .failed = state.status {
-                feed.send(.retry)
+            if model.failure != nil {
+                Task { await model.retry() }
             } else {
-                model.note("• nothing to retry")
+                note("• t: nothing to retry")
             }
         case .character("f"):
             api.inject(.fail)
-            model.note("• the next request will fail")
+            note("• the next request will fail")
         case .character("q"), .interrupt, .endOfInput:
             quit = true
-        default:
-            break
+        case .mouse:
+            break // clicks and drags: the wheel is the mouse's only use
+        case .character(let character):
+            note("• \(character): not a key of the demo (the last line lists them)")
+        case .other:
+            note("• that key does nothing here (the last line lists the keys)")
         }
     }
 
-    /// After a scroll down: at the bottom (or within the prefetch distance), ask for more.
-    /// Pressing down at the very bottom counts too, as a pull on the footer.
-    private mutating func scrolled(_ moved: Bool, _ state: FeedScreenModel.State) {
-        let wants = PrefetchCheck.wantsMore(
-            lastVisibleIndex: viewport.lastVisibleIndex, itemCount: state.snapshot.count,
-            distance: prefetchDistance, status: state.status, userScrolled: true)
-        guard wants else { return }
-        let list = (state.snapshot.generation, state.snapshot.count)
-        if moved || askedMoreFor.map({ $0 != list }) ?? true || state.status == .refreshing {
-            askedMoreFor = list
-            feed.send(.loadMore)
+    private func scroll(by delta: Int) {
+        let moved = viewport.scroll(by: delta, count: model.items.count)
+        guard !moved else { return }
+        if delta > 0 { noteIfAtTheEnd() } else { note("• already at the top") }
+    }
+
+    /// At the bottom of a feed with no more data, says so; a feed with more loads by itself.
+    private func noteIfAtTheEnd() {
+        guard model.isEndOfData, viewport.lastVisibleIndex + 1 >= model.items.count else { return }
+        note("• that is the last post: no more data", tone: .quiet)
+    }
+
+    /// What a call answered that no event shows.
+    private func answered(_ key: String, _ result: LoadResult) {
+        switch result.outcome {
+        case .endOfData:
+            note("• \(key): no more data · all \(model.items.count) posts are loaded", tone: .quiet)
+        case .ignored(let reason):
+            note("• \(key): nothing to do, \(EventText.ignored(reason))")
+        case .completed, .cancelled, .failed:
+            if result.joinedInFlightLoad { note("• \(key): joined the load-more in flight") }
+        }
+    }
+
+    // MARK: Pull to refresh
+
+    private func pullHeader() {
+        guard let header = model.header else { return }
+        if header.state == .loading {
+            note("• already refreshing")
+            return
+        }
+        pullDistance += InteractiveSession.pullStep
+        lastPull = .now
+        model.pullHeader(by: pullDistance)
+    }
+
+    private func releasePullIfIdle() {
+        guard pullDistance > 0, ContinuousClock.now - lastPull >= InteractiveSession.pullReleaseDelay else { return }
+        releasePull()
+    }
+
+    /// Lets go of the header: a triggered header refreshes; a shorter pull springs back.
+    private func releasePull() {
+        let progress = model.header?.progress ?? 0
+        let triggered = model.header?.state == .triggered
+        pullDistance = 0
+        model.releasePull()
+        if !triggered, progress > 0 {
+            note("• pulled \(Int(progress * 100))%: not far enough to refresh (press k three times)")
         }
     }
 
     // MARK: Output
 
-    private mutating func draw() {
+    private func note(_ text: String, tone: Tone = .plain) {
+        history.insert(HistoryEntry(text: text, tone: tone), at: 0)
+        if history.count > 4 { history.removeLast() }
+    }
+
+    private func draw() {
         let size = Terminal.size() ?? (rows: 24, columns: 80)
-        let state = model.current
+        let items = model.items
         viewport.rows = max(size.rows - ScreenRenderer.chromeRows, 1)
-        if state.snapshot.generation != generation {
-            generation = state.snapshot.generation
+        if items.generation != generation {
+            generation = items.generation
             viewport.scrollToTop()
         }
-        viewport.clamp(count: state.snapshot.count)
-        prefetchIfScreenNotFull(state)
+        viewport.clamp(count: items.count)
+        // The rows on screen go to the prefetch trigger, as a list view reports them; it
+        // loads more near the end and ignores the report while a load is in flight, at the end
+        // of the data and after a failure.
+        model.visibleRowsChanged(viewport.top..<min(viewport.top + viewport.rows, items.count))
 
-        let elapsed = ContinuousClock.now - started
-        let tick = Int(elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000) / Int(frameMilliseconds)
-        let renderer = ScreenRenderer(width: size.columns, height: size.rows)
-        let rows = renderer.render(state, viewport: viewport, spinnerTick: tick, apiSummary: apiSummary())
+        let state = ScreenState(
+            items: model.items, status: model.status, header: model.header, viewport: viewport,
+            history: history, apiSummary: apiSummary())
+        let rows = ScreenRenderer(width: size.columns, height: size.rows).render(state, spinnerTick: tick)
 
         var output = ""
         let resized = size != drawnSize
         if resized { output += "\u{1B}[2J" }
         for (index, row) in rows.enumerated() where resized || index >= drawn.count || drawn[index] != row {
-            output += Terminal.line(row.text, atRow: index, inverse: row.inverse)
+            output += Terminal.line(row, atRow: index, width: size.columns, colors: colors)
         }
         if !output.isEmpty { Terminal.output(output) }
         drawn = rows
         drawnSize = size
-    }
-
-    /// A list that does not reach the prefetch distance asks for more by itself, once per list.
-    private mutating func prefetchIfScreenNotFull(_ state: FeedScreenModel.State) {
-        let wants = PrefetchCheck.wantsMore(
-            lastVisibleIndex: viewport.lastVisibleIndex, itemCount: state.snapshot.count,
-            distance: prefetchDistance, status: state.status, userScrolled: false)
-        let list = (state.snapshot.generation, state.snapshot.count)
-        guard wants, askedMoreFor.map({ $0 != list }) ?? true else { return }
-        askedMoreFor = list
-        feed.send(.loadMore)
     }
 
     private func apiSummary() -> String {

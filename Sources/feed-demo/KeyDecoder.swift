@@ -1,4 +1,5 @@
-/// Turns the bytes of a raw terminal into ``Key``s, escape sequences included.
+/// Turns the bytes of a raw terminal into ``Key``s, escape sequences and SGR mouse reports
+/// (wheel notches) included.
 ///
 /// An escape sequence split across two reads is kept until the next bytes arrive, or until
 /// ``flush()`` (called when no input came for a moment) gives it up as a lone Escape.
@@ -51,6 +52,15 @@ struct KeyDecoder {
         let parameters = String(decoding: pending[(rest.startIndex + 1)..<index], as: UTF8.self)
         let final = Character(Unicode.Scalar(pending[index]))
         let length = index - start + 1
+        if parameters.hasPrefix("<") {
+            // SGR mouse report: ESC [ < button ; column ; row (M press, m release).
+            let button = parameters.dropFirst().split(separator: ";").first.flatMap { Int($0) }
+            switch (button, final) {
+            case (64, "M"): return (.wheelUp, length)
+            case (65, "M"): return (.wheelDown, length)
+            default: return (.mouse, length)
+            }
+        }
         switch (final, parameters) {
         case ("A", _): return (.up, length)
         case ("B", _): return (.down, length)

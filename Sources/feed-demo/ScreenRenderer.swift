@@ -1,72 +1,116 @@
 import AsyncPaging
+import AsyncPagingUI
 
-/// Draws the interactive screen as plain lines: a pure function of the model, so what the
-/// person sees follows from the state alone.
+/// Draws the interactive screen as lines of toned text: a pure function of ``ScreenState``, so
+/// what the person sees follows from the state alone.
 ///
 /// ```
-///  feed-demo · 30 posts                        api: 3 requests: 3 ok, 0 failed, 0 cancelled
+///  feed-demo · 30 posts                             api: 2 requests, 0 cancelled, 0 failed
 ///    1  #100  ada       Notes on cursor pagination (12 likes)
 ///    …
-///  ⠹ loading more…
+///  rows 1–20 of 30 · ↓ 10 more below
 ///  events: ✓ load-more done ← ✓ refresh done
-///  ↑↓/jk scroll · PgUp/PgDn page · r refresh · m more · t retry · f fail next · q quit
+///  ↑↓/jk/wheel scroll · k at top: pull to refresh · r refresh · m more · t retry · f fail · q quit
 /// ```
 struct ScreenRenderer {
-    /// Rows that are not list rows: header, footer, event history, keys.
+    /// Rows that are not list rows: header, status line, event history, keys.
     static let chromeRows = 4
     static let spinnerFrames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    static let keyLine = " ↑↓/jk/wheel scroll · k at top: pull to refresh · r refresh · m more · t retry · f fail · q quit"
 
     var width: Int
     var height: Int
 
-    /// One rendered row and whether it is drawn in inverse video.
-    struct Row: Equatable {
+    /// A run of text in one tone.
+    struct Segment: Equatable {
         var text: String
-        var inverse = false
+        var tone: Tone = .plain
     }
 
-    func render(_ state: FeedScreenModel.State, viewport: Viewport, spinnerTick: Int, apiSummary: String) -> [Row] {
+    /// One rendered row: its segments, and whether it is a bar (inverse video, full width).
+    struct Row: Equatable {
+        var segments: [Segment]
+        var isBar = false
+
+        init(_ text: String, tone: Tone = .plain, isBar: Bool = false) {
+            segments = [Segment(text: text, tone: tone)]
+            self.isBar = isBar
+        }
+
+        init(segments: [Segment], isBar: Bool = false) {
+            self.segments = segments
+            self.isBar = isBar
+        }
+
+        /// The row without tones, as a terminal without colours shows it.
+        var text: String { segments.map(\.text).joined() }
+    }
+
+    func render(_ state: ScreenState, spinnerTick: Int) -> [Row] {
         guard height >= ScreenRenderer.chromeRows + 2, width >= 20 else {
-            return [Row(text: fit("feed-demo: the terminal is too small; q quits"))]
-                + Array(repeating: Row(text: ""), count: max(height - 1, 0))
+            return [Row(fit("feed-demo: the terminal is too small; q quits"))]
+                + Array(repeating: Row(""), count: max(height - 1, 0))
         }
         let spinner = ScreenRenderer.spinnerFrames[spinnerTick % ScreenRenderer.spinnerFrames.count]
-        let snapshot = state.snapshot
+        let items = state.items
         var rows: [Row] = []
 
-        // Header.
-        let title = state.status == .refreshing
-            ? " \(spinner) refreshing… · \(snapshot.count) posts"
-            : " feed-demo · \(snapshot.count) posts"
-        rows.append(Row(text: fit(title, right: "api: \(apiSummary) "), inverse: true))
+        rows.append(header(state, spinner: spinner))
 
         // The list.
         let listRows = height - ScreenRenderer.chromeRows
-        let numberWidth = String(max(snapshot.count, 1)).count
-        let idWidth = String(max(snapshot.first?.id ?? 0, snapshot.last?.id ?? 0)).count
-        for index in viewport.top..<(viewport.top + listRows) {
-            if index < snapshot.count {
+        let numberWidth = String(max(items.count, 1)).count
+        let idWidth = String(max(items.first?.id ?? 0, items.last?.id ?? 0)).count
+        for index in state.viewport.top..<(state.viewport.top + listRows) {
+            if index < items.count {
                 let number = String(index + 1)
                 let padding = String(repeating: " ", count: max(numberWidth - number.count, 0))
-                rows.append(Row(text: fit(" \(padding)\(number)  \(snapshot[index].line(idWidth: idWidth))")))
+                rows.append(Row(fit(" \(padding)\(number)  \(items[index].line(idWidth: idWidth))")))
             } else if index == 0 {
-                rows.append(Row(text: fit("   " + emptyListText(state.status))))
+                rows.append(Row(fit("   " + emptyListText(state.status))))
             } else {
-                rows.append(Row(text: ""))
+                rows.append(Row(""))
             }
         }
 
-        // Footer, history, keys.
-        rows.append(Row(text: fit(footer(state, viewport: viewport, spinner: spinner))))
-        let history = state.history.isEmpty ? "none yet" : state.history.joined(separator: " ← ")
-        rows.append(Row(text: fit(" events: \(history)")))
-        rows.append(Row(
-            text: fit(" ↑↓/jk scroll · PgUp/PgDn page · r refresh · m more · t retry · f fail next · q quit"),
-            inverse: true))
-        return rows.map { row in
-            guard row.inverse, row.text.count < width else { return row }
-            return Row(text: row.text + String(repeating: " ", count: width - row.text.count), inverse: true)
+        rows.append(Row(segments: fit(statusLine(state, spinner: spinner))))
+        var history = [Segment(text: " events: ")]
+        if state.history.isEmpty { history.append(Segment(text: "none yet", tone: .quiet)) }
+        for (index, entry) in state.history.enumerated() {
+            if index > 0 { history.append(Segment(text: " ← ")) }
+            history.append(Segment(text: entry.text, tone: entry.tone))
         }
+        rows.append(Row(segments: fit(history)))
+        rows.append(Row(fit(ScreenRenderer.keyLine), isBar: true))
+        return rows
+    }
+
+    // MARK: Parts
+
+    /// The title bar: the feed, or the header gesture while it is pulled or loading.
+    private func header(_ state: ScreenState, spinner: Character) -> Row {
+        let count = "\(state.items.count) posts"
+        var title: [Segment]
+        let gesture = state.header
+        if state.status == .refreshing || gesture?.state == .loading {
+            title = [Segment(text: " \(spinner) refreshing… · \(count)")]
+        } else if let gesture, gesture.state == .triggered {
+            title = [Segment(text: " ↑ release to refresh", tone: .emphasis), Segment(text: " · \(count)")]
+        } else if let gesture, gesture.progress > 0 {
+            let filled = Int((gesture.progress * 6).rounded(.down))
+            let bar = String(repeating: "■", count: filled) + String(repeating: "□", count: 6 - filled)
+            title = [Segment(text: " ↓ pull to refresh \(bar) \(Int(gesture.progress * 100))% · \(count)")]
+        } else if gesture?.state == .invalid {
+            title = [Segment(text: " feed-demo · \(count) · refresh unavailable", tone: .quiet)]
+        } else {
+            title = [Segment(text: " feed-demo · \(count)")]
+        }
+        let right = "api: \(state.apiSummary) "
+        let used = title.reduce(0) { $0 + $1.text.count }
+        if used + right.count + 1 <= width {
+            title.append(Segment(text: String(repeating: " ", count: width - used - right.count) + right))
+        }
+        return Row(segments: fit(title), isBar: true)
     }
 
     private func emptyListText(_ status: FeedStatus) -> String {
@@ -78,33 +122,78 @@ struct ScreenRenderer {
         }
     }
 
-    private func footer(_ state: FeedScreenModel.State, viewport: Viewport, spinner: Character) -> String {
-        let count = state.snapshot.count
+    /// Where the list is, then what the feed is doing. The position always shows, so that a
+    /// state (the end of the data, a failure) never hides that rows remain below.
+    private func statusLine(_ state: ScreenState, spinner: Character) -> [Segment] {
+        let count = state.items.count
+        var segments: [Segment] = []
+        var below = 0
+        if count > 0 {
+            let last = min(state.viewport.lastVisibleIndex + 1, count)
+            below = count - last
+            segments.append(Segment(text: " rows \(state.viewport.top + 1)–\(last) of \(count)"))
+            if below > 0 { segments.append(Segment(text: " · ↓ \(below) more below")) }
+        }
+        let separator = segments.isEmpty ? " " : " · "
         switch state.status {
         case .loadingMore:
-            return " \(spinner) loading more…"
+            segments.append(Segment(text: "\(separator)\(spinner) loading more…"))
         case .failed(let failure):
-            let side = failure.side == .refresh ? "refresh" : "load-more"
-            return " ✗ \(side) failed: \(failure.error) · press t to retry"
+            segments.append(Segment(
+                text: "\(separator)✗ \(EventText.name(of: failure.side)) failed: \(failure.error) · t retries",
+                tone: .failure))
         case .endOfData:
-            return " ── no more data · all \(count) posts loaded ──"
+            let text = below > 0 ? "no more data after them" : "── no more data · all \(count) posts loaded ──"
+            segments.append(Segment(text: "\(separator)\(text)", tone: .quiet))
         case .closed:
-            return " closed"
+            segments.append(Segment(text: "\(separator)closed", tone: .quiet))
         case .idle, .refreshing:
-            guard count > 0 else { return "" }
-            let last = min(viewport.lastVisibleIndex + 1, count)
-            let more = last < count ? " · ↓ \(count - last) more below" : " · ↓ scroll down to load more"
-            return " rows \(viewport.top + 1)–\(last) of \(count)\(more)"
+            if count > 0, below == 0 { segments.append(Segment(text: " · ↓ scroll down to load more")) }
         }
+        return segments
     }
 
-    /// `text` cut to the width (with an ellipsis), with `right` aligned to the right edge
-    /// when there is room for it.
-    private func fit(_ text: String, right: String = "") -> String {
-        if !right.isEmpty, text.count + right.count + 1 <= width {
-            return text + String(repeating: " ", count: width - text.count - right.count) + right
-        }
-        if text.count <= width { return text }
-        return String(text.prefix(width - 1)) + "…"
+    // MARK: Fitting
+
+    /// `text` cut to the width, with an ellipsis.
+    private func fit(_ text: String) -> String {
+        text.count <= width ? text : String(text.prefix(width - 1)) + "…"
     }
+
+    /// The segments cut to the width, with an ellipsis in the tone of the segment it ends.
+    private func fit(_ segments: [Segment]) -> [Segment] {
+        var room = width
+        var fitted: [Segment] = []
+        for segment in segments {
+            if segment.text.count <= room {
+                fitted.append(segment)
+                room -= segment.text.count
+            } else if room > 0 {
+                fitted.append(Segment(text: String(segment.text.prefix(room - 1)) + "…", tone: segment.tone))
+                break
+            } else if var last = fitted.popLast() {
+                last.text = String(last.text.dropLast()) + "…"
+                fitted.append(last)
+                break
+            }
+        }
+        return fitted
+    }
+}
+
+/// What the interactive screen shows.
+struct ScreenState {
+    var items: FeedSnapshot<FeedItem>
+    var status: FeedStatus
+    var header: PullGesture?
+    var viewport: Viewport
+    /// The latest load ends and notices, newest first.
+    var history: [HistoryEntry]
+    var apiSummary: String
+}
+
+/// One entry of the event line.
+struct HistoryEntry: Equatable {
+    var text: String
+    var tone: Tone
 }

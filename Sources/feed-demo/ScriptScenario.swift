@@ -1,4 +1,5 @@
 import AsyncPaging
+import AsyncPagingUI
 
 /// The script mode: a fixed scenario against the simulated API on the real clock, printed as a
 /// transcript of calls, events and snapshots, with a check after every step.
@@ -193,7 +194,46 @@ struct ScriptScenario {
             atEnd.outcome == .endOfData && api.stats.requests == requestsBefore,
             "a load-more at the end answers endOfData without a request", "\(atEnd.outcome)")
 
-        // 7. Close.
+        // 7. The UI kit, as a screen uses it: the prefetch trigger and a pull on the header.
+        transcript.step("the UI kit (AsyncPagingUI): prefetch decisions and a pull to refresh")
+        let trigger = PrefetchTrigger(prefetchDistance: options.prefetchDistance)
+        let count = feed.currentSnapshot.count
+        let atTheEnd = trigger.decision(
+            forVisibleRows: max(count - 20, 0)..<count, itemCount: count, status: feed.currentStatus, requestPending: false)
+        transcript.note("PrefetchTrigger, last rows on screen at the end of the data: \(atTheEnd)")
+        transcript.check(atTheEnd == .skip(.endOfData), "the last rows load nothing at the end of the data", "\(atTheEnd)")
+        var header = PullGesture.header(threshold: 60)
+        header.pull(by: 25)
+        transcript.note("PullGesture header pulled 25 of 60 points: \(header.state), progress \(Int(header.progress * 100))%")
+        header.pull(by: 75)
+        transcript.note("pulled 75 points: \(header.state)")
+        let pulled = header.release()
+        transcript.note("released: sends \(pulled.map { "\($0)" } ?? "nothing"), header \(header.state)")
+        transcript.check(
+            pulled == .refresh && header.state == .loading,
+            "a header pulled past its threshold sends a refresh when released, and shows loading", "\(String(describing: pulled)) \(header.state)")
+        let pulledRefresh = await feed.refresh()
+        let pullEvents = await read(&events, until: { $0.side == .refresh && $0 != .began(.refresh) }, into: transcript)
+        pullEvents.forEach { header.handle($0) }
+        transcript.call("refresh()", pulledRefresh)
+        transcript.snapshot(feed.currentSnapshot, status: feed.currentStatus)
+        transcript.check(
+            pulledRefresh.outcome == .completed(LoadSummary(itemsApplied: pageSize)) && header.state == .stopped,
+            "the refresh replaced the list with a first page, and its end event stopped the header",
+            "\(pulledRefresh.outcome) \(header.state)")
+        let refreshedCount = feed.currentSnapshot.count
+        let scrolledDown = trigger.decision(
+            forVisibleRows: max(refreshedCount - 20, 0)..<refreshedCount, itemCount: refreshedCount,
+            status: feed.currentStatus, requestPending: false)
+        transcript.note("PrefetchTrigger, the last rows of the refreshed list on screen: \(scrolledDown)")
+        let filled = await feed.loadMore()
+        _ = await read(&events, until: { $0.side == .loadMore && $0 != .began(.loadMore) }, into: transcript)
+        transcript.call("loadMore()", filled)
+        transcript.check(
+            scrolledDown == .loadMore && filled.outcome == .completed(LoadSummary(itemsApplied: pageSize)),
+            "scrolled to the end of a feed with more, the trigger loads the next page", "\(scrolledDown) \(filled.outcome)")
+
+        // 8. Close.
         transcript.step("close")
         await feed.close()
         let closeEvents = await readToEnd(&events, into: transcript)
@@ -241,12 +281,9 @@ struct ScriptScenario {
         return seen
     }
 
-    /// The API's stats once no request is in flight: a cancelled request counts itself when
-    /// its task notices the cancellation, which may be a moment after the engine moved on.
+    /// The API's stats once no request is in flight (a rendezvous, not a poll).
     private func settledStats(of api: SimulatedFeedAPI) async -> SimulatedFeedAPI.Stats {
-        for _ in 0..<200 where api.stats.inFlight > 0 {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        await api.waitUntilIdle()
         return api.stats
     }
 

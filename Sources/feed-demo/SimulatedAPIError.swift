@@ -7,8 +7,8 @@ enum SimulatedAPIError: Error, Sendable, Hashable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .serviceUnavailable: "HTTP 503 Service Unavailable (simulated)"
-        case .injected: "HTTP 500 Internal Server Error (injected)"
+        case .serviceUnavailable: "HTTP 503 (simulated)"
+        case .injected: "HTTP 500 (injected)"
         }
     }
 }

@@ -48,6 +48,8 @@ final class SimulatedFeedAPI: PageSource, Sendable {
         var edition = 0
         var faults: [(side: FeedSide?, fault: Fault)] = []
         var stats = Stats()
+        /// Tasks waiting in ``waitUntilIdle()`` for the requests in flight to end.
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     let settings: Settings
@@ -67,6 +69,31 @@ final class SimulatedFeedAPI: PageSource, Sendable {
 
     /// The requests seen so far.
     var stats: Stats { state.withLock { $0.stats } }
+
+    /// Returns once no request is in flight: a cancelled request counts itself when its task
+    /// notices the cancellation, which may be a moment after the engine moved on.
+    func waitUntilIdle() async {
+        await withCheckedContinuation { continuation in
+            let idle = state.withLock { state in
+                if state.stats.inFlight == 0 { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    /// Counts a request's end, then wakes the idle waiters if it was the last one in flight:
+    /// decided under the lock, resumed after it is released.
+    private func finishRequest(_ count: (inout Stats) -> Void) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            count(&state.stats)
+            guard state.stats.inFlight == 0 else { return [] }
+            defer { state.idleWaiters = [] }
+            return state.idleWaiters
+        }
+        waiters.forEach { $0.resume() }
+    }
 
     /// The edition the latest refresh opened (0 before the first page).
     var currentEdition: Int { state.withLock { $0.edition } }
@@ -97,14 +124,14 @@ final class SimulatedFeedAPI: PageSource, Sendable {
             }
             try Task.checkCancellation()
         } catch {
-            state.withLock { $0.stats.cancelled += 1 }
+            finishRequest { $0.cancelled += 1 }
             throw error
         }
         if fault == .fail || random.nextUnit() < settings.failureRate {
-            state.withLock { $0.stats.failed += 1 }
+            finishRequest { $0.failed += 1 }
             throw fault == .fail ? SimulatedAPIError.injected : SimulatedAPIError.serviceUnavailable
         }
-        state.withLock { $0.stats.succeeded += 1 }
+        finishRequest { $0.succeeded += 1 }
         return makePage(at: cursor, size: request.pageSize)
     }
 

@@ -45,14 +45,26 @@ enum Terminal {
 
     // MARK: Escape sequences
 
-    /// Switches to the alternate screen, hides the cursor and clears.
-    static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H"
-    /// Shows the cursor and returns to the normal screen, as it was.
-    static let leaveScreen: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    /// Switches to the alternate screen, hides the cursor, clears, and turns on xterm mouse
+    /// reporting in SGR form (`?1000h`: buttons and wheel; `?1006h`: `ESC [ < b ; x ; y M`).
+    static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H\u{1B}[?1000h\u{1B}[?1006h"
+    /// Turns mouse reporting off, shows the cursor and returns to the normal screen, as it was.
+    static let leaveScreen: StaticString = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
-    /// Moves the cursor to `row` (0-based) and writes `line`, clearing the rest of the row.
-    static func line(_ line: String, atRow row: Int, inverse: Bool) -> String {
-        let style = inverse ? "\u{1B}[7m" : ""
-        return "\u{1B}[\(row + 1);1H\(style)\(line)\u{1B}[0m\u{1B}[K"
+    /// Moves the cursor to `row` (0-based) and writes `line` in its tones (in inverse video
+    /// across the whole width for a bar), clearing the rest of the row.
+    static func line(_ line: ScreenRenderer.Row, atRow row: Int, width: Int, colors: Bool) -> String {
+        var output = "\u{1B}[\(row + 1);1H"
+        let bar = line.isBar ? "\u{1B}[7m" : ""
+        output += bar
+        for segment in line.segments {
+            if colors, segment.tone != .plain {
+                output += segment.tone.escape + segment.text + "\u{1B}[0m" + bar
+            } else {
+                output += segment.text
+            }
+        }
+        if line.isBar { output += String(repeating: " ", count: max(width - line.text.count, 0)) }
+        return output + "\u{1B}[0m\u{1B}[K"
     }
 }

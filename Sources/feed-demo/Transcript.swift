@@ -5,6 +5,8 @@ import AsyncPaging
 /// Everything goes to stdout, in the order it happens, with no timings, so that two runs with
 /// the same flags print the same transcript.
 struct Transcript {
+    /// Whether stdout gets colours: failures red, cancellations yellow, the end of data dim.
+    let colors = Tone.colorsEnabled(for: 1)
     private(set) var checkCount = 0
     private(set) var failures: [String] = []
     private var stepNumber = 0
@@ -20,7 +22,18 @@ struct Transcript {
     }
 
     func event(_ event: FeedEvent) {
-        print("   event     \(event)")
+        let tone: Tone = switch event {
+        case .ended(_, .failed): .failure
+        case .ended(_, .cancelled): .cancellation
+        case .ended(_, .endOfData): .quiet
+        default: .plain
+        }
+        print("   event     \(toned("\(event)", tone))")
+    }
+
+    /// `text` in `tone`, when colours are on.
+    private func toned(_ text: String, _ tone: Tone) -> String {
+        colors && tone != .plain ? tone.escape + text + "\u{1B}[0m" : text
     }
 
     func call(_ call: String, _ result: LoadResult) {
@@ -48,7 +61,7 @@ struct Transcript {
         } else {
             let found = detail()
             let text = found.isEmpty ? claim : "\(claim) (found: \(found))"
-            print("   ✗ \(text)")
+            print(toned("   ✗ \(text)", .failure))
             failures.append(text)
         }
     }

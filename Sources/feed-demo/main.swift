@@ -33,7 +33,7 @@ do {
 switch mode {
 case .script:
     let watchdog = Task.detached {
-        try await Task.sleep(for: .seconds(30))
+        try await ContinuousClock().sleep(for: .seconds(30))
         Terminal.writeError("feed-demo: the scenario did not finish within 30 s\n")
         exit(1)
     }
@@ -41,5 +41,5 @@ case .script:
     watchdog.cancel()
     exit(passed ? 0 : 1)
 case .interactive:
-    exit(InteractiveApp(options: resolved).run())
+    exit(await InteractiveApp(options: resolved).run())
 }

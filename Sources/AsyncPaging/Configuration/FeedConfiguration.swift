@@ -25,6 +25,13 @@ public struct FeedConfiguration: Sendable, Hashable {
     public let timeout: Duration?
     /// What happens to items whose id is already in the list.
     public let duplicates: DuplicatePolicy
+    /// How many empty pages that still claim more one load follows by itself, applying
+    /// nothing, before it fails with ``FeedError/emptyPageClaimsMore`` (a server that filters a
+    /// page can legitimately send one). 0 fails at the first such page.
+    public let maximumEmptyPagesFollowed: Int
+
+    /// The largest accepted ``maximumEmptyPagesFollowed``: each followed page is a request.
+    public static let emptyPagesFollowedLimit = 1_000
 
     /// Creates a configuration; every parameter has the default that reproduces the classic
     /// RxSwift + MJRefresh feed.
@@ -37,9 +44,13 @@ public struct FeedConfiguration: Sendable, Hashable {
         loadMoreDuringLoadMore: LoadMoreDuringLoadMorePolicy = .join,
         retry: RetryPolicy = .none,
         timeout: Duration? = nil,
-        duplicates: DuplicatePolicy = .drop
+        duplicates: DuplicatePolicy = .drop,
+        maximumEmptyPagesFollowed: Int = 3
     ) throws(FeedConfigurationError) {
         guard pageSize >= 1 else { throw .invalidPageSize(pageSize) }
+        guard (0...Self.emptyPagesFollowedLimit).contains(maximumEmptyPagesFollowed) else {
+            throw .invalidEmptyPagesFollowed(maximumEmptyPagesFollowed)
+        }
         if let timeout, timeout <= .zero { throw .nonPositiveTimeout(timeout) }
         try retry.validate()
         self.pageSize = pageSize
@@ -50,10 +61,11 @@ public struct FeedConfiguration: Sendable, Hashable {
         self.retry = retry
         self.timeout = timeout
         self.duplicates = duplicates
+        self.maximumEmptyPagesFollowed = maximumEmptyPagesFollowed
     }
 
     /// The defaults: pages of 20, initial load on, seed overlap rules, no retry, no timeout,
-    /// duplicates dropped.
+    /// duplicates dropped, up to 3 empty pages followed.
     public static let `default`: FeedConfiguration = {
         do { return try FeedConfiguration() } catch { fatalError("the default configuration is valid: \(error)") }
     }()

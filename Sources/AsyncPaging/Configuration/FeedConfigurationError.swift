@@ -14,7 +14,11 @@ public enum FeedConfigurationError: Error, Sendable, Hashable, CustomStringConve
     case invalidBackoffMultiplier(Double)
     /// The jitter must be a fraction from 0 to 1.
     case invalidJitter(Double)
+    /// The number of empty pages a load follows must be from 0 to
+    /// ``FeedConfiguration/emptyPagesFollowedLimit``.
+    case invalidEmptyPagesFollowed(Int)
 
+    /// What is wrong with the configuration, in words.
     public var description: String {
         switch self {
         case .invalidPageSize(let size):
@@ -31,6 +35,8 @@ public enum FeedConfigurationError: Error, Sendable, Hashable, CustomStringConve
             "backoff multiplier must be a finite number of at least 1, got \(multiplier)"
         case .invalidJitter(let jitter):
             "jitter must be a fraction from 0 to 1, got \(jitter)"
+        case .invalidEmptyPagesFollowed(let count):
+            "empty pages followed must be from 0 to \(FeedConfiguration.emptyPagesFollowedLimit), got \(count)"
         }
     }
 }

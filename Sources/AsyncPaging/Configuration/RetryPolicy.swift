@@ -3,7 +3,7 @@
 /// The delay before retry *n* (n = 1 for the first retry) is
 /// `min(initialBackoff × multiplierⁿ⁻¹, maximumBackoff)`, then shortened by a random fraction of
 /// at most `jitter` of itself, so that many clients do not retry in step. With `jitter` 0 the
-/// delays are exact, which is what a test with a ``TestClock``-style clock wants.
+/// delays are exact, which is what a test with a `TestClock`-style clock wants.
 public struct RetryPolicy: Sendable, Hashable {
     /// The most tries of one load, the first one included. 1 means no automatic retry.
     public var maximumAttempts: Int
@@ -15,42 +15,73 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maximumBackoff: Duration
     /// The largest fraction, from 0 to 1, by which a delay is randomly shortened.
     public var jitter: Double
+    /// Which errors are retried; by default what may pass on a second try (see
+    /// ``RetryCondition/default``).
+    public var condition: RetryCondition
 
-    /// Creates a retry policy. ``FeedConfiguration/init(pageSize:loadsInitialPage:loadMoreDuringRefresh:refreshDuringRefresh:loadMoreDuringLoadMore:retry:timeout:duplicates:)``
+    /// Creates a retry policy. ``FeedConfiguration``'s initializer
     /// checks the values and throws a ``FeedConfigurationError`` for bad ones.
     public init(
         maximumAttempts: Int,
         initialBackoff: Duration = .seconds(1),
         multiplier: Double = 2,
         maximumBackoff: Duration = .seconds(30),
-        jitter: Double = 0
+        jitter: Double = 0,
+        condition: RetryCondition = .default
     ) {
         self.maximumAttempts = maximumAttempts
         self.initialBackoff = initialBackoff
         self.multiplier = multiplier
         self.maximumBackoff = maximumBackoff
         self.jitter = jitter
+        self.condition = condition
     }
 
     /// No automatic retry: a failure stays until ``FeedController/retry()`` or a new request.
     public static let none = RetryPolicy(maximumAttempts: 1)
 
     /// The delay before retry number `retryNumber` (1 for the first retry).
-    /// - Parameter randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
+    ///
+    /// Never traps: a `retryNumber` below 1 is taken as 1, a `randomUnit` outside `0..<1` is
+    /// clamped into it (NaN counts as 0), and a delay beyond about 100 years is shortened to
+    /// that, so that no clock's arithmetic overflows.
+    /// - Parameters:
+    ///   - retryNumber: Which retry the delay comes before: 1 for the first.
+    ///   - randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
     public func backoff(beforeRetry retryNumber: Int, randomUnit: Double = 0) -> Duration {
-        precondition(retryNumber >= 1, "retry numbers start at 1")
-        let initial = initialBackoff.secondsValue
-        let maximum = maximumBackoff.secondsValue
-        var seconds = initial
-        var step = 1
-        while step < retryNumber && seconds < maximum {
-            seconds *= multiplier
-            step += 1
+        let initial = max(initialBackoff.secondsValue, 0)
+        let maximum = min(max(maximumBackoff.secondsValue, 0), Duration.longestTimerDelay.secondsValue)
+        // initial × multiplier^(retryNumber − 1), by squaring: O(log n) steps for any retry
+        // number, stopping once the factor alone passes the cap (a linear loop never ended
+        // for a huge retry number with a multiplier of 1).
+        var factor = 1.0
+        var base = multiplier.isFinite ? max(multiplier, 1) : 1
+        var exponent = max(retryNumber, 1) - 1
+        let limit = initial > 0 ? maximum / initial : 1
+        while exponent > 0 && factor <= limit {
+            if exponent & 1 == 1 { factor *= base }
+            base *= base
+            exponent >>= 1
         }
-        seconds = min(seconds, maximum)
-        let unit = min(max(randomUnit, 0), 1)
+        var seconds = initial == 0 ? 0 : min(initial * factor, maximum) // also catches infinity
+        let unit = randomUnit.isNaN ? 0 : min(max(randomUnit, 0), 1)
+        let jitter = jitter.isFinite ? min(max(jitter, 0), 1) : 0
         seconds -= seconds * jitter * unit
-        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+        return .saturating(seconds: seconds)
+    }
+
+    /// The delay before retry number `retryNumber` after a try failed with `error`: the
+    /// ``backoff(beforeRetry:randomUnit:)``, lengthened to the error's
+    /// ``PageSourceError/retryAfter`` when it asks for longer, and never beyond
+    /// ``maximumBackoff``.
+    /// - Parameters:
+    ///   - retryNumber: Which retry the delay comes before: 1 for the first.
+    ///   - error: The error the failed try threw.
+    ///   - randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
+    public func delay(beforeRetry retryNumber: Int, after error: any Error, randomUnit: Double = 0) -> Duration {
+        let backoff = backoff(beforeRetry: retryNumber, randomUnit: randomUnit)
+        guard let asked = (error as? any PageSourceError)?.retryAfter, asked > backoff else { return backoff }
+        return min(asked, maximumBackoff).boundedForTimers
     }
 
     func validate() throws(FeedConfigurationError) {
@@ -65,9 +96,26 @@ public struct RetryPolicy: Sendable, Hashable {
 }
 
 extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var secondsValue: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    /// The longest delay the controller sleeps for at once: about 100 years. A longer timeout or
+    /// backoff (say `.seconds(Int64.max)`, meaning "for ever") is shortened to it, because adding
+    /// it to a clock's `now` would overflow the clock's arithmetic and trap.
+    @usableFromInline static let longestTimerDelay: Duration = .seconds(100 * 365 * 24 * 3_600)
+
+    /// `self`, shortened to ``longestTimerDelay``.
+    @inlinable var boundedForTimers: Duration { min(self, .longestTimerDelay) }
+
+    /// The duration in seconds, as a `Double`. Division, not `components`, which traps for a
+    /// duration beyond `Int64.max` seconds.
+    @usableFromInline var secondsValue: Double {
+        self / .seconds(1)
+    }
+
+    /// `seconds` as a duration, clamped to `0...longestTimerDelay` (NaN gives zero).
+    @usableFromInline static func saturating(seconds: Double) -> Duration {
+        guard seconds > 0 else { return .zero } // also NaN
+        let bounded = min(seconds, Duration.longestTimerDelay.secondsValue)
+        let whole = bounded.rounded(.down)
+        let attoseconds = Int64(((bounded - whole) * 1e18).rounded())
+        return Duration(secondsComponent: Int64(whole), attosecondsComponent: attoseconds)
     }
 }

@@ -52,13 +52,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// What the last applied page did, for the outcome of its callers.
     @usableFromInline var lastApplied: (id: LoadID, applied: Int, dropped: Int)?
     @usableFromInline var waiters: [Waiter] = []
-    /// A fetch that answered while it was being launched, to be handed over once the actions
-    /// that launched it are carried out (see ``LoadTasks``).
-    @usableFromInline var answeredInPlace: (id: LoadID, side: FeedSide, attempt: Int, answer: FetchAnswer)?
-    /// The loads that ended during the current call onto the actor, with their outcomes, so
-    /// that a call whose load ended before it could wait gets its outcome at once. Emptied as
-    /// each call starts (``startCall()``), so it holds at most the few loads of one call.
-    @usableFromInline var endedThisCall: [(id: LoadID, outcome: LoadOutcome)] = []
     /// The action list the machine writes into, reused so that a page allocates no array.
     @usableFromInline var actionBuffer: [Machine.Action] = []
     @usableFromInline var random = SystemRandomNumberGenerator()
@@ -74,6 +67,24 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             self.side = side
             self.joined = joined
             self.continuation = continuation
+        }
+    }
+
+    /// A fetch's answer with what identifies the fetch: handed over in place when the source
+    /// answered before its launch returned (see ``LoadTasks``), or delivered by its task.
+    @usableFromInline struct ArrivedAnswer {
+        @usableFromInline let id: LoadID
+        @usableFromInline let side: FeedSide
+        @usableFromInline let attempt: Int
+        @usableFromInline let step: Int
+        @usableFromInline let answer: FetchAnswer
+
+        @inlinable init(id: LoadID, side: FeedSide, attempt: Int, step: Int, answer: FetchAnswer) {
+            self.id = id
+            self.side = side
+            self.attempt = attempt
+            self.step = step
+            self.answer = answer
         }
     }
 
@@ -143,9 +154,9 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         selfReference.set(self)
         // The initial load's `began` is replayed to every subscriber by the broadcaster; what
         // is left to do is to start its fetch.
-        for case let .startFetch(id, side, cursor, attempt) in initialActions {
+        for case let .startFetch(id, side, cursor, attempt, step) in initialActions {
             // Not isolated yet, so no hand-over in place: the fetch task delivers its answer.
-            _ = launchFetch(id, side: side, cursor: cursor, attempt: attempt, handsOverInPlace: false)
+            _ = launchFetch(id, side: side, cursor: cursor, attempt: attempt, step: step, handsOverInPlace: false)
         }
     }
 
@@ -203,9 +214,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     ///   task does not cancel the load; other callers may be waiting on it.
     @discardableResult
     @inlinable public func refresh() async -> LoadResult {
-        startCall()
-        let decision = run { $0.refreshRequested(into: &$1) }
-        return await answer(decision, side: .refresh)
+        await call(side: .refresh) { $0.refreshRequested(into: &$1) }
     }
 
     /// Fetches the next page and appends it.
@@ -215,9 +224,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// flight is cancelled, or wins (``LoadMoreDuringRefreshPolicy``).
     @discardableResult
     @inlinable public func loadMore() async -> LoadResult {
-        startCall()
-        let decision = run { $0.loadMoreRequested(into: &$1) }
-        return await answer(decision, side: .loadMore)
+        await call(side: .loadMore) { $0.loadMoreRequested(into: &$1) }
     }
 
     /// Runs the failed load again: a refresh from the top, a load-more from the current
@@ -225,17 +232,43 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// while a load is in flight, the call joins it.
     @discardableResult
     @inlinable public func retry() async -> LoadResult {
-        startCall()
-        let side = machine.active?.side ?? machine.lastFailure?.side
-        let decision = run { $0.retryRequested(into: &$1) }
-        return await answer(decision, side: side)
+        await call(side: machine.active?.side ?? machine.lastFailure?.side) { $0.retryRequested(into: &$1) }
+    }
+
+    /// Waits until the feed has a first page, and tells how that went; for services, where a
+    /// request may reach a new session while its first page is still loading.
+    ///
+    /// - If a first page has been applied, it answers at once with
+    ///   ``LoadOutcome/completed(_:)`` and the current list's count as ``LoadSummary/itemsApplied``.
+    /// - If the first page is loading (a refresh before any page), it joins that load.
+    /// - If the first page failed, it answers that failure (``LoadOutcome/failed(_:)``); call
+    ///   ``retry()`` to run it again.
+    /// - If no load ran yet (``FeedConfiguration/loadsInitialPage`` is off), it starts the refresh.
+    @discardableResult
+    @inlinable public func waitForFirstPage() async -> LoadResult {
+        if machine.isClosed { return LoadResult(side: .refresh, outcome: .ignored(.closed)) }
+        if machine.hasLoadedFirstPage {
+            let summary = LoadSummary(itemsApplied: store.count, reachedEnd: machine.reachedEnd)
+            return LoadResult(side: .refresh, outcome: .completed(summary))
+        }
+        if let active = machine.active, active.side == .refresh {
+            return await call(side: .refresh) { _, _ in .joined(active.id) }
+        }
+        if let failure = machine.lastFailure, failure.side == .refresh {
+            return LoadResult(side: .refresh, outcome: .failed(failure))
+        }
+        return await call(side: .refresh) { $0.refreshRequested(into: &$1) }
+    }
+
+    /// The cursors at both ends of the current list: what to hand a client that pages on later.
+    public var cursors: FeedCursors<Cursor> {
+        FeedCursors(previous: nil, next: machine.nextCursor, reachedEnd: machine.reachedEnd)
     }
 
     /// Cancels the load in flight (it ends as cancelled by close), finishes every output
     /// stream, and makes every later call answer ``IgnoreReason/closed``. Releasing the last
     /// reference to a controller does the same.
     @inlinable public func close() {
-        startCall()
         run { $0.closeRequested(into: &$1) }
     }
 
@@ -260,7 +293,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             }
             return mailbox.requests.removeFirst()
         }) {
-            startCall()
             switch request {
             case .refresh: run { _ = $0.refreshRequested(into: &$1) }
             case .loadMore: run { _ = $0.loadMoreRequested(into: &$1) }
@@ -272,25 +304,26 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     // MARK: Carrying out the machine's actions
 
-    /// Starts a call onto the actor: forgets the loads that ended during earlier calls.
-    @inlinable func startCall() {
-        endedThisCall.removeAll(keepingCapacity: true)
-    }
-
-    @inlinable func answer(_ decision: Machine.Decision, side: FeedSide?) async -> LoadResult {
+    /// Feeds the machine a caller's request and, when the request started or joined a load,
+    /// registers the caller on it *before* carrying out the actions: an answer that arrives
+    /// while they run (a source that answers at once) finds the caller already waiting.
+    @inlinable func call(
+        side: FeedSide?, _ request: (inout Machine, inout [Machine.Action]) -> Machine.Decision
+    ) async -> LoadResult {
+        var actions = takeActionBuffer()
+        let decision = request(&machine, &actions)
         switch decision {
         case .answered(let outcome):
+            carryOut(&actions)
             return LoadResult(side: side, outcome: outcome)
         case .started(let id), .joined(let id):
             let joined = if case .joined = decision { true } else { false }
-            if let ended = endedThisCall.last(where: { $0.id == id }) {
-                // The source answered while its fetch was launched: the load is already over.
-                return LoadResult(side: side, outcome: ended.outcome, joinedInFlightLoad: joined)
-            }
-            // Unsafe continuation: every waiter is removed from `waiters` when it is resumed, so it
-            // is resumed exactly once (see `perform`); the load always ends (close ends it too).
+            // Unsafe continuation: every waiter is removed from `waiters` when it is resumed, so
+            // it is resumed exactly once (see `answerCallers`); the load always ends (close ends
+            // it too). The body runs on the actor, before the call suspends.
             return await withUnsafeContinuation { continuation in
                 waiters.append(Waiter(id: id, side: side, joined: joined, continuation: continuation))
+                carryOut(&actions)
             }
         }
     }
@@ -298,40 +331,56 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// Lets `step` feed the machine an input, then carries out the actions it wrote.
     @discardableResult
     @inlinable func run<Result>(_ step: (inout Machine, inout [Machine.Action]) -> Result) -> Result {
-        var actions = actionBuffer
-        actionBuffer = [] // `actions` is now the buffer's only owner: appending does not copy it
+        var actions = takeActionBuffer()
         let result = step(&machine, &actions)
-        perform(actions)
-        actions.removeAll(keepingCapacity: true)
-        actionBuffer = consume actions // moved back, so the next call finds it unique
-        if let arrived = answeredInPlace {
-            // Handed over after the actions that launched the fetch, as its task would have.
-            answeredInPlace = nil
-            fetchFinished(arrived.id, side: arrived.side, attempt: arrived.attempt, arrived.answer)
-        }
+        carryOut(&actions)
         return result
+    }
+
+    /// The reused action list, empty; `carryOut` gives it back.
+    @inlinable func takeActionBuffer() -> [Machine.Action] {
+        let actions = actionBuffer
+        actionBuffer = [] // the returned list is now the buffer's only owner: appending does not copy it
+        return actions
+    }
+
+    /// Carries out `actions`, gives the list back for reuse, then hands over the answers that
+    /// the fetches they launched gave at once — after the actions, as a fetch task would, and in
+    /// a loop rather than by recursion (a source that answers at once with empty pages leads
+    /// from one fetch to the next).
+    @inlinable func carryOut(_ actions: inout [Machine.Action]) {
+        var arrived = perform(actions)
+        actions.removeAll(keepingCapacity: true)
+        // Back into the buffer (empty since it was taken), leaving `actions` without storage, so
+        // that the next call finds the buffer unique even while this caller is suspended.
+        swap(&actions, &actionBuffer)
+        while let answer = arrived {
+            arrived = accept(answer)
+        }
     }
 
     /// Carries out `actions` in order, publishes the new status, and only then answers the
     /// callers whose loads ended, so that a caller sees outputs that already tell its outcome.
-    @inlinable func perform(_ actions: [Machine.Action]) {
-        guard !actions.isEmpty else { return }
+    /// - Returns: The answer of a fetch it launched, when the source gave it at once.
+    @inlinable func perform(_ actions: [Machine.Action]) -> ArrivedAnswer? {
+        guard !actions.isEmpty else { return nil }
+        var arrived: ArrivedAnswer?
         for action in actions {
             switch action {
-            case .startFetch(let id, let side, let cursor, let attempt):
-                if let answer = launchFetch(id, side: side, cursor: cursor, attempt: attempt, handsOverInPlace: true) {
-                    answeredInPlace = (id, side, attempt, answer)
+            case .startFetch(let id, let side, let cursor, let attempt, let step):
+                if let answer = launchFetch(
+                    id, side: side, cursor: cursor, attempt: attempt, step: step, handsOverInPlace: true) {
+                    arrived = ArrivedAnswer(id: id, side: side, attempt: attempt, step: step, answer: answer)
                 }
             case .cancelLoad(let id):
                 tasks.cancel(id.rawValue)
-            case .scheduleRetry(let id, let retryNumber):
+            case .scheduleRetry(let id, let retryNumber, let failure):
                 let retry = configuration.retry
                 let unit = retry.jitter > 0 ? Double.random(in: 0..<1, using: &random) : 0
-                let delay = retry.backoff(beforeRetry: retryNumber, randomUnit: unit)
-                if let side = machine.active?.side {
-                    broadcaster.publish(.retryScheduled(side: side, retryNumber: retryNumber, delay: delay))
-                }
-                launchTimer(id, attempt: machine.active?.attempt ?? 0, after: delay, isTimeout: false)
+                let delay = retry.delay(beforeRetry: retryNumber, after: failure.error, randomUnit: unit)
+                broadcaster.publish(.retryScheduled(
+                    side: failure.side, retryNumber: retryNumber, delay: delay, failure: failure))
+                launchTimer(id, attempt: failure.attempt, step: 0, after: delay, isTimeout: false)
             case .applyPage(let id, let replacing):
                 apply(id, replacing: replacing)
             case .emit(let event):
@@ -345,6 +394,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         }
         broadcaster.publish(machine.status)
         for case let .resolveCallers(id, outcome) in actions { answerCallers(of: id, outcome) }
+        return arrived
     }
 
     /// Answers and removes the callers waiting on `id`.
@@ -355,7 +405,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             summary.droppedDuplicates = lastApplied.dropped
             outcome = .completed(summary)
         }
-        endedThisCall.append((id, outcome))
         waiters.removeAll { waiter in
             guard waiter.id == id else { return false }
             waiter.continuation.resume(returning: LoadResult(
@@ -394,36 +443,57 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     }
 
     /// A fetch task's answer, delivered through a hop onto the actor.
-    @inlinable func fetchDelivered(_ id: LoadID, side: FeedSide, attempt: Int, _ answer: FetchAnswer) {
-        startCall()
-        fetchFinished(id, side: side, attempt: attempt, answer)
+    @inlinable func fetchDelivered(_ id: LoadID, side: FeedSide, attempt: Int, step: Int, _ answer: FetchAnswer) {
+        var arrived = accept(ArrivedAnswer(id: id, side: side, attempt: attempt, step: step, answer: answer))
+        while let answer = arrived {
+            arrived = accept(answer)
+        }
     }
 
-    @inlinable func fetchFinished(_ id: LoadID, side: FeedSide, attempt: Int, _ result: FetchAnswer) {
+    /// Feeds a fetch's answer to the machine and carries out what it says (or reports the answer
+    /// as stale). Returns the answer of a fetch this launched, when its source gave it at once.
+    @inlinable func accept(_ arrived: ArrivedAnswer) -> ArrivedAnswer? {
+        var actions = takeActionBuffer()
         let accepted: Bool
-        switch result {
+        switch arrived.answer {
         case .success(let page):
             arrivedPage = page
-            accepted = run { $0.fetchSucceeded(id, attempt: attempt, itemCount: page.items.count, next: page.next, into: &$1) }
-            arrivedPage = nil
+            accepted = machine.fetchSucceeded(
+                arrived.id, attempt: arrived.attempt, step: arrived.step, itemCount: page.items.count,
+                next: page.next, into: &actions)
         case .failure(let error):
-            accepted = run { $0.fetchFailed(id, attempt: attempt, error: error, into: &$1) }
+            accepted = machine.fetchFailed(
+                arrived.id, attempt: arrived.attempt, step: arrived.step, error: error, into: &actions)
         }
+        let next = perform(actions)
+        arrivedPage = nil
+        actions.removeAll(keepingCapacity: true)
+        actionBuffer = consume actions // moved back, so the next call finds it unique
         if !accepted {
-            broadcaster.publish(.staleResultDiscarded(side: side, attempt: attempt, succeeded: result.isSuccess))
+            if case .failure(let error) = arrived.answer, error is CancellationError {
+                broadcaster.publish(.fetchCancelled(side: arrived.side, attempt: arrived.attempt))
+            } else {
+                broadcaster.publish(.staleResultDiscarded(
+                    side: arrived.side, attempt: arrived.attempt, succeeded: arrived.answer.isSuccess))
+            }
         }
+        return next
     }
 
-    @inlinable func timerFired(_ id: LoadID, attempt: Int, isTimeout: Bool) {
-        startCall()
+    @inlinable func timerFired(_ id: LoadID, attempt: Int, step: Int, isTimeout: Bool) {
         guard isTimeout else {
             run { $0.backoffElapsed(id, attempt: attempt, into: &$1) }
             return
         }
         let side = machine.active?.side
-        if run({ $0.timeoutElapsed(id, attempt: attempt, into: &$1) }), let side {
+        if run({ $0.timeoutElapsed(id, attempt: attempt, step: step, into: &$1) }), let side {
             broadcaster.publish(.timedOut(side: side, attempt: attempt))
         }
+    }
+
+    /// A timer's clock threw without the timer being cancelled: the load ends as failed.
+    @inlinable func timerFailed(_ id: LoadID, attempt: Int, error: any Error) {
+        run { $0.clockFailed(id, attempt: attempt, error: error, into: &$1) }
     }
 
     // MARK: Tasks (nonisolated: they touch only `let` properties, so the initializer can start one)
@@ -437,7 +507,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// `Task.immediate` is unavailable, the fetch is an ordinary task that delivers its answer.
     /// - Returns: The answer, when the source gave it before the launch ended.
     @inlinable nonisolated func launchFetch(
-        _ id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, handsOverInPlace: Bool
+        _ id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, step: Int, handsOverInPlace: Bool
     ) -> FetchAnswer? {
         let request = PageRequest(
             cursor: cursor, side: side, pageSize: configuration.pageSize, attempt: attempt, clock: clock)
@@ -451,7 +521,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             let fetch = Task.immediate {
                 let answer = await Self.fetchAnswer(from: source, for: request)
                 if tasks.answerInPlace(answer, loadID: id.rawValue, attempt: attempt) { return }
-                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, answer)
+                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, step: step, answer)
             }
             if let answer = tasks.endLaunch(fetch, loadID: id.rawValue) {
                 return answer // the load has no fetch left to time out
@@ -459,12 +529,12 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         } else {
             let fetch = Task {
                 let answer = await Self.fetchAnswer(from: source, for: request)
-                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, answer)
+                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, step: step, answer)
             }
             tasks.setFetch(fetch, for: id.rawValue)
         }
         if let timeout = configuration.timeout {
-            launchTimer(id, attempt: attempt, after: timeout, isTimeout: true)
+            launchTimer(id, attempt: attempt, step: step, after: timeout, isTimeout: true)
         }
         return nil
     }
@@ -480,16 +550,21 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         }
     }
 
-    @inlinable nonisolated func launchTimer(_ id: LoadID, attempt: Int, after delay: Duration, isTimeout: Bool) {
+    /// Starts the timeout of fetch `step` of try `attempt`, or the backoff after try `attempt`.
+    /// A clock that throws from `sleep` without being cancelled ends the load as failed
+    /// (``FeedError/clockFailed(_:)``): the timer could never fire, and the load must end.
+    @inlinable nonisolated func launchTimer(_ id: LoadID, attempt: Int, step: Int, after delay: Duration, isTimeout: Bool) {
         let clock = self.clock
         let controller = selfReference
         let timer = Task {
             do {
-                try await clock.sleep(for: delay)
+                try await clock.sleep(for: delay.boundedForTimers)
             } catch {
-                return // cancelled: the load ended or moved on
+                if Task.isCancelled { return } // the load ended or moved on
+                await controller.target?.timerFailed(id, attempt: attempt, error: error)
+                return
             }
-            await controller.target?.timerFired(id, attempt: attempt, isTimeout: isTimeout)
+            await controller.target?.timerFired(id, attempt: attempt, step: step, isTimeout: isTimeout)
         }
         tasks.setTimer(timer, for: id.rawValue)
     }

@@ -22,12 +22,19 @@
         @usableFromInline enum Phase: Equatable, Sendable { case fetching, waitingToRetry }
         @usableFromInline let id: LoadID
         @usableFromInline let side: FeedSide
-        @usableFromInline let cursor: Cursor?
+        /// The cursor being fetched; moves on when the load follows an empty page.
+        @usableFromInline var cursor: Cursor?
         /// The try in flight (or the one that failed, while waiting to retry).
         @usableFromInline var attempt: Int
         /// The attempt this load started with (above 1 for a manual retry).
         @usableFromInline let firstAttempt: Int
         @usableFromInline var phase: Phase
+        /// How many empty pages that claimed more this load has followed; also tells apart the
+        /// fetches of one attempt, so that a late timer of an earlier fetch cannot match.
+        @usableFromInline var step: Int = 0
+        /// A retry after a repeated cursor: fetch the last applied page again only to get a
+        /// fresh `next`; its items are already in the list and are not applied again.
+        @usableFromInline var isRecheck = false
 
         @inlinable init(id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, firstAttempt: Int, phase: Phase) {
             self.id = id
@@ -38,18 +45,32 @@
             self.phase = phase
         }
 
+        /// Whether a result or timer of `attempt`, `step` belongs to this load's fetch in flight.
+        @inlinable func isFetching(_ id: LoadID, attempt: Int, step: Int) -> Bool {
+            self.id == id && self.attempt == attempt && self.step == step && phase == .fetching
+        }
+
         /// 1 for the first automatic retry of this load, 2 for the second, …
         @inlinable var retryNumber: Int { attempt - firstAttempt + 1 }
+    }
+
+    /// Why the end side stopped loading by itself after a guard failure, until `retry()` or a
+    /// refresh.
+    @usableFromInline enum Halt: Equatable, Sendable {
+        /// The source repeated a cursor: following it would loop.
+        case repeatedCursor
+        /// The source sent more empty pages that claim more than a load follows.
+        case emptyPages
     }
 
     /// What the controller must do, in order.
     @usableFromInline enum Action: Sendable {
         /// Start fetching for `id` (and its timeout timer, if any).
-        case startFetch(LoadID, side: FeedSide, cursor: Cursor?, attempt: Int)
+        case startFetch(LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, step: Int)
         /// Cancel the fetch task and the timers of `id`; any result it still sends is stale.
         case cancelLoad(LoadID)
-        /// Start the backoff timer before retry number `retryNumber` of `id`.
-        case scheduleRetry(LoadID, retryNumber: Int)
+        /// Start the backoff timer before retry number `retryNumber` of `id`, after `failure`.
+        case scheduleRetry(LoadID, retryNumber: Int, failure: FeedFailure)
         /// Apply the page that `id` fetched: replace the list or append to it.
         case applyPage(LoadID, replacing: Bool)
         /// Publish an event.
@@ -80,6 +101,12 @@
     /// its side again: a refresh from the top, a load-more from ``nextCursor``.
     @usableFromInline var lastFailure: FeedFailure?
     @usableFromInline var isClosed = false
+    /// Set by a guard failure (repeated cursor, too many empty pages): `loadMore()` fetches
+    /// nothing until `retry()` or a refresh.
+    @usableFromInline var halt: Halt?
+    /// The cursor of the last page applied, for the recheck that `retry()` runs after a
+    /// repeated cursor.
+    @usableFromInline var lastPageCursor: Cursor?
     /// Cursors followed since the last refresh: a page pointing back to one of them would loop.
     @usableFromInline var followedCursors: Set<Cursor> = []
     @usableFromInline var lastLoadID: UInt64 = 0
@@ -129,15 +156,23 @@
                 actions.append(.cancelLoad(current.id))
                 actions.append(.resolveCallers(current.id, .cancelled(.supersededByNewerRequest)))
                 active = nil
-                let id = start(.loadMore, cursor: nextCursor, attempt: 1, announce: false, into: &actions)
+                // A recheck restarts as a recheck: `nextCursor` would fetch an applied page again.
+                let id = start(
+                    .loadMore, cursor: current.isRecheck ? current.cursor : nextCursor, attempt: 1, announce: false,
+                    isRecheck: current.isRecheck, into: &actions)
                 return .started(id)
             case .refresh:
                 if !hasLoadedFirstPage { return .answered(.ignored(.firstPageLoading)) }
+                if halt != nil { return .answered(.ignored(.stoppedByGuard)) }
                 if configuration.loadMoreDuringRefresh == .ignoreLoadMore {
                     return .answered(.ignored(.refreshInFlight))
                 }
                 end(current, .cancelled(.preemptedByLoadMore), into: &actions)
             }
+        } else {
+            // Nothing to append to: after a failed first page, `retry()` runs the refresh again.
+            if !hasLoadedFirstPage { return .answered(.ignored(.noFirstPage)) }
+            if halt != nil { return .answered(.ignored(.stoppedByGuard)) }
         }
         lastFailure = nil
         let id = start(.loadMore, cursor: nextCursor, attempt: 1, announce: true, into: &actions)
@@ -152,13 +187,20 @@
             current.phase = .fetching
             active = current
             actions.append(.cancelLoad(current.id))
-            actions.append(.startFetch(current.id, side: current.side, cursor: current.cursor, attempt: current.attempt))
+            actions.append(.startFetch(
+                current.id, side: current.side, cursor: current.cursor, attempt: current.attempt, step: current.step))
             return .joined(current.id)
         }
         guard let failure = lastFailure else { return .answered(.ignored(.nothingToRetry)) }
         lastFailure = nil
-        let cursor = failure.side == .refresh ? nil : nextCursor
-        let id = start(failure.side, cursor: cursor, attempt: failure.attempt + 1, announce: true, into: &actions)
+        if failure.side == .refresh {
+            return .started(start(.refresh, cursor: nil, attempt: failure.attempt + 1, announce: true, into: &actions))
+        }
+        let recheck = halt == .repeatedCursor
+        halt = nil
+        let cursor = recheck ? lastPageCursor : nextCursor
+        let id = start(
+            .loadMore, cursor: cursor, attempt: failure.attempt + 1, announce: true, isRecheck: recheck, into: &actions)
         return .started(id)
     }
 
@@ -171,31 +213,49 @@
 
     // MARK: Results
 
-    /// Try `attempt` of load `id` returned a page of `itemCount` items pointing at `next`.
-    /// Returns `false` (and adds no action) when the result is stale.
+    /// Try `attempt` (fetch `step`) of load `id` returned a page of `itemCount` items pointing
+    /// at `next`. Returns `false` (and adds no action) when the result is stale.
     @discardableResult
     @inlinable mutating func fetchSucceeded(
-        _ id: LoadID, attempt: Int, itemCount: Int, next: Cursor?, into actions: inout [Action]
+        _ id: LoadID, attempt: Int, step: Int = 0, itemCount: Int, next: Cursor?, into actions: inout [Action]
     ) -> Bool {
-        guard let current = active, current.id == id, current.attempt == attempt, current.phase == .fetching
-        else { return false }
+        guard var current = active, current.isFetching(id, attempt: attempt, step: step) else { return false }
         actions.append(.cancelLoad(id))
-        actions.append(.applyPage(id, replacing: current.side == .refresh))
-        if current.side == .refresh {
+        if current.isRecheck {
+            recheckAnswered(current, next: next, into: &actions)
+            return true
+        }
+        let isRefresh = current.side == .refresh
+        if itemCount == 0, let next, current.step < configuration.maximumEmptyPagesFollowed,
+           isRefresh || !followedCursors.contains(next) {
+            // An empty page that claims more: follow it within this load, applying nothing.
+            if !isRefresh, let cursor = current.cursor { followedCursors.insert(cursor) }
+            current.cursor = next
+            current.step += 1
+            active = current
+            actions.append(.startFetch(id, side: current.side, cursor: next, attempt: current.attempt, step: current.step))
+            return true
+        }
+        actions.append(.applyPage(id, replacing: isRefresh))
+        if isRefresh {
             followedCursors = []
             hasLoadedFirstPage = true
+            halt = nil
         }
         if let cursor = current.cursor { followedCursors.insert(cursor) }
+        lastPageCursor = current.cursor
         if let next, followedCursors.contains(next) {
             // Following `next` would fetch a page already fetched: stop here with a typed error.
             reachedEnd = false
-            nextCursor = current.cursor
+            nextCursor = next
+            halt = .repeatedCursor
             fail(current, FeedError.repeatedCursor("\(next)"), into: &actions)
             return true
         }
         nextCursor = next
         reachedEnd = next == nil
         if itemCount == 0 && next != nil {
+            halt = .emptyPages
             fail(current, FeedError.emptyPageClaimsMore, into: &actions)
             return true
         }
@@ -204,27 +264,46 @@
         return true
     }
 
-    /// Try `attempt` of load `id` threw `error`. Returns no action when the result is stale.
+    /// The recheck after a repeated cursor answered: nothing is applied; a fresh `next` is
+    /// followed from now on, a repeated one stops the end side again.
+    @inlinable mutating func recheckAnswered(_ current: ActiveLoad, next: Cursor?, into actions: inout [Action]) {
+        if let next, followedCursors.contains(next) {
+            halt = .repeatedCursor
+            fail(current, FeedError.repeatedCursor("\(next)"), into: &actions)
+            return
+        }
+        nextCursor = next
+        reachedEnd = next == nil
+        lastFailure = nil
+        end(current, reachedEnd ? .endOfData : .completed, into: &actions)
+    }
+
+    /// Try `attempt` (fetch `step`) of load `id` threw `error`. Returns no action when the result
+    /// is stale. The load retries after a backoff while attempts are left and the policy's
+    /// ``RetryCondition`` accepts the error; otherwise it fails.
     @discardableResult
-    @inlinable mutating func fetchFailed(_ id: LoadID, attempt: Int, error: any Error, into actions: inout [Action]) -> Bool {
-        guard var current = active, current.id == id, current.attempt == attempt, current.phase == .fetching
-        else { return false }
+    @inlinable mutating func fetchFailed(
+        _ id: LoadID, attempt: Int, step: Int = 0, error: any Error, into actions: inout [Action]
+    ) -> Bool {
+        guard var current = active, current.isFetching(id, attempt: attempt, step: step) else { return false }
         actions.append(.cancelLoad(id))
-        if current.retryNumber < configuration.retry.maximumAttempts {
+        let retry = configuration.retry
+        if current.retryNumber < retry.maximumAttempts && retry.condition.shouldRetry(error) {
             current.phase = .waitingToRetry
             active = current
-            actions.append(.scheduleRetry(id, retryNumber: current.retryNumber))
+            let failure = FeedFailure(error: error, side: current.side, attempt: current.attempt)
+            actions.append(.scheduleRetry(id, retryNumber: current.retryNumber, failure: failure))
             return true
         }
         fail(current, error, into: &actions)
         return true
     }
 
-    /// The timeout of try `attempt` of load `id` elapsed on the clock.
+    /// The timeout of try `attempt` (fetch `step`) of load `id` elapsed on the clock.
     @discardableResult
-    @inlinable mutating func timeoutElapsed(_ id: LoadID, attempt: Int, into actions: inout [Action]) -> Bool {
+    @inlinable mutating func timeoutElapsed(_ id: LoadID, attempt: Int, step: Int = 0, into actions: inout [Action]) -> Bool {
         guard let timeout = configuration.timeout else { return false }
-        return fetchFailed(id, attempt: attempt, error: FeedError.timedOut(after: timeout), into: &actions)
+        return fetchFailed(id, attempt: attempt, step: step, error: FeedError.timedOut(after: timeout), into: &actions)
     }
 
     /// The backoff after failed try `attempt` of load `id` elapsed on the clock.
@@ -235,22 +314,34 @@
         current.attempt += 1
         current.phase = .fetching
         active = current
-        actions.append(.startFetch(id, side: current.side, cursor: current.cursor, attempt: current.attempt))
+        actions.append(.startFetch(id, side: current.side, cursor: current.cursor, attempt: current.attempt, step: current.step))
+        return true
+    }
+
+    /// The clock threw from `sleep` without the timer being cancelled, so the timeout or the
+    /// backoff of try `attempt` of load `id` can never elapse: the load fails at once with
+    /// ``FeedError/clockFailed(_:)`` rather than wait for ever.
+    @discardableResult
+    @inlinable mutating func clockFailed(_ id: LoadID, attempt: Int, error: any Error, into actions: inout [Action]) -> Bool {
+        guard let current = active, current.id == id, current.attempt == attempt else { return false }
+        actions.append(.cancelLoad(id))
+        fail(current, FeedError.clockFailed("\(error)"), into: &actions)
         return true
     }
 
     // MARK: Helpers
 
     @inlinable mutating func start(
-        _ side: FeedSide, cursor: Cursor?, attempt: Int, announce: Bool, into actions: inout [Action]
+        _ side: FeedSide, cursor: Cursor?, attempt: Int, announce: Bool, isRecheck: Bool = false,
+        into actions: inout [Action]
     ) -> LoadID {
         lastLoadID += 1
         let id = LoadID(rawValue: lastLoadID)
-        active = ActiveLoad(
-            id: id, side: side, cursor: cursor, attempt: attempt,
-            firstAttempt: attempt, phase: .fetching)
+        var load = ActiveLoad(id: id, side: side, cursor: cursor, attempt: attempt, firstAttempt: attempt, phase: .fetching)
+        load.isRecheck = isRecheck
+        active = load
         if announce { actions.append(.emit(.began(side))) }
-        actions.append(.startFetch(id, side: side, cursor: cursor, attempt: attempt))
+        actions.append(.startFetch(id, side: side, cursor: cursor, attempt: attempt, step: 0))
         return id
     }
 

@@ -11,6 +11,8 @@ public enum CancellationReason: Sendable, Hashable, CustomStringConvertible {
     /// ``FeedController/close()`` was called, or the controller was released.
     case closed
 
+    /// Who cancelled the load, as a short phrase for logs ("by a refresh"); the wording may
+    /// change, so a UI words the reason itself.
     public var description: String {
         switch self {
         case .preemptedByRefresh: "by a refresh"
@@ -31,13 +33,24 @@ public enum IgnoreReason: Sendable, Hashable, CustomStringConvertible {
     case refreshInFlight
     /// `loadMore()` while the first page is still loading: there is nothing to append to yet.
     case firstPageLoading
+    /// `loadMore()` before any first page was applied (the initial load is off, or the first
+    /// page failed): there is nothing to append to. `refresh()` loads the first page, and after
+    /// a failed first page `retry()` runs that refresh again (Android Paging 3 does the same).
+    case noFirstPage
+    /// `loadMore()` after a guard failure (``FeedError/repeatedCursor(_:)`` or
+    /// ``FeedError/emptyPageClaimsMore``): the end side fetches nothing by itself until
+    /// `retry()` or a refresh, so a UI that loads more at the bottom cannot spin.
+    case stoppedByGuard
 
+    /// Why the call started nothing, in words, for logs.
     public var description: String {
         switch self {
         case .closed: "the controller is closed"
         case .nothingToRetry: "there is no failed load to retry"
         case .refreshInFlight: "a refresh is in flight"
         case .firstPageLoading: "the first page is still loading"
+        case .noFirstPage: "no first page has been loaded"
+        case .stoppedByGuard: "loading more stopped after a guard failure; retry or refresh"
         }
     }
 }
@@ -74,6 +87,7 @@ public enum LoadOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The call started nothing.
     case ignored(IgnoreReason)
 
+    /// The outcome in a compact form for logs, e.g. `completed(15 items, 0 duplicates dropped)`.
     public var description: String {
         switch self {
         case .completed(let summary):
@@ -104,6 +118,7 @@ public struct LoadResult: Sendable, Equatable, CustomStringConvertible {
         self.joinedInFlightLoad = joinedInFlightLoad
     }
 
+    /// The side, the outcome and whether the call joined a load, for logs.
     public var description: String {
         "\(side.map { "\($0)" } ?? "none"): \(outcome)\(joinedInFlightLoad ? " (joined)" : "")"
     }

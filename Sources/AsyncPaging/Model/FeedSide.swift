@@ -5,5 +5,6 @@ public enum FeedSide: String, Sendable, Hashable, CaseIterable, CustomStringConv
     /// The footer: a load-more that fetches the next page and appends it.
     case loadMore
 
+    /// The case name: `refresh` or `loadMore`.
     public var description: String { rawValue }
 }

@@ -29,6 +29,7 @@ public struct PageRequest<Cursor: Hashable & Sendable>: Sendable {
 }
 
 extension PageRequest: CustomStringConvertible {
+    /// The side, cursor, page size and attempt, for logs.
     public var description: String {
         let cursorText = cursor.map { "\($0)" } ?? "nil"
         return "PageRequest(\(side), cursor: \(cursorText), pageSize: \(pageSize), attempt: \(attempt))"

@@ -33,6 +33,7 @@ public struct ClosurePageSource<Item: Sendable, Cursor: Hashable & Sendable>: Pa
         self.fetch = fetch
     }
 
+    /// Fetches the page by calling the closure with `request`.
     @inlinable public func page(for request: PageRequest<Cursor>) async throws -> Page<Item, Cursor> {
         try await fetch(request)
     }

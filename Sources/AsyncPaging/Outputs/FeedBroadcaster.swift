@@ -2,42 +2,94 @@
 ///
 /// Subscribing is synchronous and needs no hop to the actor, so `controller.snapshots` works
 /// from any context and a subscription exists as soon as the property returns. Snapshot and
-/// status streams keep only the newest value (a slow reader skips to the latest); event
-/// streams keep every event.
+/// status streams keep only the newest value (a slow reader skips to the latest); event and
+/// diagnostic streams keep every value.
 ///
+/// ## Never yield under the lock
+/// Yielding to a stream can resume its reader's task, and finishing one runs its
+/// `onTermination`. `Task.cancel()` runs a cancelled reader's `onTermination` while it holds
+/// that task's own lock, and `onTermination` takes this broadcaster's lock to remove the
+/// subscription: a yield made while holding this lock could wait on that task's lock in turn,
+/// and the two threads would deadlock (the first version did, under real cancellation).
+/// So every yield and finish is *decided* under the lock — appended, in order, to an outbox of
+/// ``Delivery`` values — and *carried out* after the lock is released, by one drainer at a
+/// time: whoever appends to an empty outbox with no drainer running drains it (see
+/// ``deliver(_:)``). One drainer at a time keeps each stream's values in the order decided, so
+/// a late subscriber's first value can never land after a newer one.
+///
+/// ## Fan-out beyond eight snapshot subscribers
 /// Snapshots reach up to ``directSnapshotSubscribers`` subscribers straight from the publishing
 /// call. Beyond that, the broadcaster switches for good to a fan-out task: publishing only
 /// stores the snapshot and wakes the task, which hands the newest snapshot to every subscriber
-/// in rounds. Resuming a waiting subscriber costs a task wake-up each, so with a hundred
-/// subscribers the controller would otherwise spend most of each page waking them; with the
-/// task it goes on loading while they catch up, and each subscriber gets the newest list (the
-/// latest-wins promise of the stream), never an older one after a newer one.
+/// that does not have it yet. Resuming a waiting subscriber costs a task wake-up each, so with a
+/// hundred subscribers the controller would otherwise spend most of each page waking them.
+/// Each subscription remembers the version it was last handed, so nobody gets an older list
+/// after a newer one, and a subscription's record leaves with it.
 @usableFromInline final class FeedBroadcaster<Item: Sendable>: Sendable {
+    /// One subscription: its stream's continuation and the newest snapshot version handed to it
+    /// (used by snapshot subscriptions only).
+    @usableFromInline struct Subscription<Element: Sendable>: Sendable {
+        @usableFromInline let continuation: AsyncStream<Element>.Continuation
+        @usableFromInline var deliveredVersion: UInt64
+
+        @inlinable init(_ continuation: AsyncStream<Element>.Continuation, deliveredVersion: UInt64 = 0) {
+            self.continuation = continuation
+            self.deliveredVersion = deliveredVersion
+        }
+    }
+
+    /// A yield or finish decided under the lock, to carry out after releasing it.
+    @usableFromInline enum Delivery: Sendable {
+        case snapshot(AsyncStream<FeedSnapshot<Item>>.Continuation, FeedSnapshot<Item>)
+        case status(AsyncStream<FeedStatus>.Continuation, FeedStatus)
+        case event(AsyncStream<FeedEvent>.Continuation, FeedEvent)
+        case diagnostic(AsyncStream<FeedDiagnostic>.Continuation, FeedDiagnostic)
+        /// Finish one stream (runs its `onTermination`, which takes the lock: never under it).
+        case finish(@Sendable () -> Void)
+
+        @inlinable func carryOut() {
+            switch self {
+            case .snapshot(let continuation, let value): continuation.yield(value)
+            case .status(let continuation, let value): continuation.yield(value)
+            case .event(let continuation, let value): continuation.yield(value)
+            case .diagnostic(let continuation, let value): continuation.yield(value)
+            case .finish(let finish): finish()
+            }
+        }
+    }
+
     @usableFromInline struct State {
         @usableFromInline var snapshot: FeedSnapshot<Item>
         @usableFromInline var status: FeedStatus
         @usableFromInline var loadingSides: [FeedSide] = []
-        @usableFromInline var snapshotSubscribers: [UInt64: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
-        @usableFromInline var statusSubscribers: [UInt64: AsyncStream<FeedStatus>.Continuation] = [:]
-        @usableFromInline var eventSubscribers: [UInt64: AsyncStream<FeedEvent>.Continuation] = [:]
-        @usableFromInline var diagnosticSubscribers: [UInt64: AsyncStream<FeedDiagnostic>.Continuation] = [:]
+        @usableFromInline var snapshotSubscribers: [UInt64: Subscription<FeedSnapshot<Item>>] = [:]
+        @usableFromInline var statusSubscribers: [UInt64: Subscription<FeedStatus>] = [:]
+        @usableFromInline var eventSubscribers: [UInt64: Subscription<FeedEvent>] = [:]
+        @usableFromInline var diagnosticSubscribers: [UInt64: Subscription<FeedDiagnostic>] = [:]
         @usableFromInline var nextSubscriberID: UInt64 = 0
         @usableFromInline var isFinished = false
+        /// Deliveries decided and not yet carried out, in order.
+        @usableFromInline var outbox: [Delivery] = []
+        /// The emptied batch of the last drain, kept so that draining allocates nothing.
+        @usableFromInline var spareOutbox: [Delivery] = []
+        /// Whether a thread is carrying out the outbox now.
+        @usableFromInline var isDraining = false
         /// Wakes the fan-out task, once snapshots go through it.
         @usableFromInline var fanOutSignal: AsyncStream<Void>.Continuation?
         /// Whether the fan-out task has a round to run that it has not started.
         @usableFromInline var fanOutPending = false
-        /// Subscribers that joined in fan-out mode, with the version their subscription started
-        /// with: a round does not hand them that version (or an older one) again.
-        @usableFromInline var joinedVersions: [UInt64: UInt64] = [:]
-        /// After ``finish(finalStatus:)`` in fan-out mode: the snapshot subscribers that the
-        /// fan-out task still owes the last list and the end of their stream.
-        @usableFromInline var closingSnapshotSubscribers: [UInt64: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
 
         @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadingSides: [FeedSide]) {
             self.snapshot = snapshot
             self.status = status
             self.loadingSides = loadingSides
+        }
+
+        /// Returns `true` (and marks a drain running) when the outbox has work and no drainer.
+        @inlinable mutating func claimDrain() -> Bool {
+            guard !isDraining, !outbox.isEmpty else { return false }
+            isDraining = true
+            return true
         }
     }
 
@@ -50,59 +102,102 @@
         state = Locked(State(snapshot: snapshot, status: status, loadingSides: loadingSides))
     }
 
+    // MARK: Delivering (outside the lock)
+
+    /// Carries out the outbox, batch by batch, until it is empty; called only by the thread that
+    /// claimed the drain (a `true` from ``State/claimDrain()``).
+    @inlinable func drain() {
+        var batch: [Delivery] = []
+        while true {
+            let more = state.withLock { state -> Bool in
+                if batch.capacity == 0 { swap(&batch, &state.spareOutbox) }
+                guard !state.outbox.isEmpty else {
+                    state.isDraining = false
+                    swap(&batch, &state.spareOutbox) // kept for the next drain
+                    return false
+                }
+                swap(&batch, &state.outbox) // the batch takes the work; the outbox, our empty buffer
+                return true
+            }
+            guard more else { return }
+            for delivery in batch { delivery.carryOut() }
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Runs `decide` under the lock, then drains if it claimed the drain.
+    @inlinable func deliver(_ decide: (inout State) -> Bool) {
+        if state.withLock(decide) { drain() }
+    }
+
     // MARK: Subscribing
 
     @inlinable func subscribeToSnapshots() -> AsyncStream<FeedSnapshot<Item>> {
-        subscribe(\.snapshotSubscribers, bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true) {
-            [$0.snapshot]
+        subscribe(\.snapshotSubscribers, bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true) { state, continuation in
+            (.snapshot(continuation, state.snapshot), state.snapshot.version)
         }
     }
 
     @inlinable func subscribeToStatuses() -> AsyncStream<FeedStatus> {
-        subscribe(\.statusSubscribers, bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true) {
-            [$0.status]
+        subscribe(\.statusSubscribers, bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true) { state, continuation in
+            (.status(continuation, state.status), 0)
         }
     }
 
     /// A late subscriber first gets `began` for each side in flight, so that for it too every
     /// `ended` follows a `began`.
     @inlinable func subscribeToEvents() -> AsyncStream<FeedEvent> {
-        subscribe(\.eventSubscribers, bufferingPolicy: .unbounded, replaysAfterFinish: false) {
-            $0.loadingSides.map(FeedEvent.began)
+        subscribe(\.eventSubscribers, bufferingPolicy: .unbounded, replaysAfterFinish: false) { state, continuation in
+            (state.loadingSides.first.map { .event(continuation, .began($0)) }, 0)
+        } replayingMore: { state, continuation in
+            state.loadingSides.dropFirst().map { .event(continuation, .began($0)) }
         }
     }
 
     @inlinable func subscribeToDiagnostics() -> AsyncStream<FeedDiagnostic> {
-        subscribe(\.diagnosticSubscribers, bufferingPolicy: .unbounded, replaysAfterFinish: false) { _ in [] }
+        subscribe(\.diagnosticSubscribers, bufferingPolicy: .unbounded, replaysAfterFinish: false) { _, _ in
+            (nil, 0)
+        }
     }
 
-    /// Makes a stream, yields what `initialValues` gives under the lock (so no publish can come
-    /// between) and registers it in `subscribers`. After ``finish(finalStatus:)`` the stream
-    /// gets the initial values only if `replaysAfterFinish`, and finishes at once.
+    /// Makes a stream and registers it in `subscribers`, queueing its first value (`initial`,
+    /// and any `replayingMore`) in the same critical section, so that no published value can
+    /// come between. After ``finish(finalStatus:)`` the stream gets the first value only if
+    /// `replaysAfterFinish`, and finishes at once.
     @inlinable func subscribe<Element: Sendable>(
-        _ subscribers: WritableKeyPath<State, [UInt64: AsyncStream<Element>.Continuation]> & Sendable,
+        _ subscribers: WritableKeyPath<State, [UInt64: Subscription<Element>]> & Sendable,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
         replaysAfterFinish: Bool,
-        initialValues: (State) -> [Element]
+        initial: (State, AsyncStream<Element>.Continuation) -> (Delivery?, UInt64),
+        replayingMore: (State, AsyncStream<Element>.Continuation) -> [Delivery] = { _, _ in [] }
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
-        let finished = state.withLock { state -> Bool in
-            if state.isFinished && !replaysAfterFinish { return true }
-            for value in initialValues(state) { continuation.yield(value) }
-            guard !state.isFinished else { return true }
+        deliver { state in
+            let (first, version) = initial(state, continuation)
+            if state.isFinished {
+                if replaysAfterFinish, let first { state.outbox.append(first) }
+                state.outbox.append(.finish { continuation.finish() })
+                return state.claimDrain()
+            }
+            if let first { state.outbox.append(first) }
+            state.outbox.append(contentsOf: replayingMore(state, continuation))
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
-            state[keyPath: subscribers][id] = continuation
-            if state.fanOutSignal != nil, Element.self == FeedSnapshot<Item>.self {
-                state.joinedVersions[id] = state.snapshot.version
-            }
-            continuation.onTermination = { [weak self] _ in
-                self?.state.withLock { _ = $0[keyPath: subscribers].removeValue(forKey: id) }
-            }
-            return false
+            state[keyPath: subscribers][id] = Subscription(continuation, deliveredVersion: version)
+            continuation.onTermination = { [weak self] _ in self?.unsubscribe(id, from: subscribers) }
+            return state.claimDrain()
         }
-        if finished { continuation.finish() }
         return stream
+    }
+
+    /// Removes subscription `id`; called from its stream's `onTermination`, on whatever thread
+    /// ends it (a cancelled reader's, while that task holds its own lock). Takes the lock only
+    /// briefly and never waits for a delivery: deliveries run outside the lock.
+    @inlinable func unsubscribe<Element: Sendable>(
+        _ id: UInt64, from subscribers: WritableKeyPath<State, [UInt64: Subscription<Element>]>
+    ) {
+        let removed = state.withLock { $0[keyPath: subscribers].removeValue(forKey: id) }
+        _ = consume removed // released after the lock, in case it was the last reference
     }
 
     /// The number of live subscriptions of each kind, for tests and diagnostics.
@@ -110,136 +205,142 @@
         state.withLock { ($0.snapshotSubscribers.count, $0.statusSubscribers.count, $0.eventSubscribers.count) }
     }
 
+    /// The number of diagnostic subscriptions and of queued deliveries, for leak tests.
+    var bookkeepingCounts: (diagnostics: Int, queuedDeliveries: Int) {
+        state.withLock { ($0.diagnosticSubscribers.count, $0.outbox.count) }
+    }
+
     @inlinable var latestSnapshot: FeedSnapshot<Item> { state.withLock { $0.snapshot } }
     @inlinable var latestStatus: FeedStatus { state.withLock { $0.status } }
 
     // MARK: Publishing (called by the controller only, so in order)
 
-    // `yield` never calls `onTermination`, so yielding under the lock cannot re-enter it;
-    // `finish()` does call it, so ``finish(finalStatus:)`` finishes outside the lock.
-
     @inlinable func publish(_ snapshot: FeedSnapshot<Item>) {
-        let signal = state.withLock { state -> AsyncStream<Void>.Continuation? in
-            guard !state.isFinished else { return nil }
+        var signal: AsyncStream<Void>.Continuation?
+        deliver { state in
+            guard !state.isFinished else { return false }
             state.snapshot = snapshot
             if state.fanOutSignal == nil && state.snapshotSubscribers.count <= Self.directSnapshotSubscribers {
-                for continuation in state.snapshotSubscribers.values { continuation.yield(snapshot) }
-                return nil
+                state.queueSnapshot(snapshot, onlyToLagging: false)
+                return state.claimDrain()
             }
             if state.fanOutSignal == nil { startFanOut(&state) }
-            guard !state.fanOutPending else { return nil } // the next round takes this one too
-            state.fanOutPending = true
-            return state.fanOutSignal
+            if !state.fanOutPending { // otherwise the next round takes this one too
+                state.fanOutPending = true
+                signal = state.fanOutSignal
+            }
+            return false
         }
         signal?.yield(())
     }
 
-    /// Switches snapshot delivery to a fan-out task, for good (called under the lock).
+    /// Switches snapshot delivery to a fan-out task, for good (called under the lock; the task
+    /// starts running only after the lock is released).
     @usableFromInline func startFanOut(_ state: inout State) {
         let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         state.fanOutSignal = signal
-        Task { [self] in
-            var delivered: UInt64? // nothing handed out by the task yet
+        Task { [weak self] in
             for await _ in signals {
-                delivered = fanOutRound(after: delivered)
-            }
-            _ = fanOutRound(after: delivered) // the last list, then the end of every stream
-        }
-    }
-
-    /// Hands the newest snapshot, if newer than `delivered`, to every subscriber that does not
-    /// have it yet; after ``finish(finalStatus:)``, also finishes every snapshot stream.
-    /// Returns the version handed out.
-    @usableFromInline func fanOutRound(after delivered: UInt64?) -> UInt64 {
-        let (snapshot, receivers, finished) = state.withLock { state in
-            state.fanOutPending = false
-            let snapshot = state.snapshot
-            let audience = state.isFinished ? state.closingSnapshotSubscribers : state.snapshotSubscribers
-            var receivers: [AsyncStream<FeedSnapshot<Item>>.Continuation] = []
-            if delivered.map({ snapshot.version > $0 }) ?? true {
-                receivers.reserveCapacity(audience.count)
-                for (id, continuation) in audience {
-                    if let joined = state.joinedVersions[id] {
-                        if joined >= snapshot.version { continue }
-                        state.joinedVersions[id] = nil
-                    }
-                    receivers.append(continuation)
+                guard let self else { return }
+                self.deliver { state in
+                    state.fanOutPending = false
+                    state.queueSnapshot(state.snapshot, onlyToLagging: true)
+                    return state.claimDrain()
                 }
             }
-            var finished: [AsyncStream<FeedSnapshot<Item>>.Continuation] = []
-            if state.isFinished {
-                finished = Array(audience.values)
-                state.closingSnapshotSubscribers = [:]
-                state.joinedVersions = [:]
-            }
-            return (snapshot, receivers, finished)
         }
-        for continuation in receivers { continuation.yield(snapshot) }
-        for continuation in finished { continuation.finish() }
-        return max(delivered ?? 0, snapshot.version)
     }
 
     @inlinable func publish(_ status: FeedStatus) {
-        state.withLock { state in
-            guard !state.isFinished, state.status != status else { return }
+        deliver { state in
+            guard !state.isFinished, state.status != status else { return false }
             state.status = status
-            for continuation in state.statusSubscribers.values { continuation.yield(status) }
+            for subscriber in state.statusSubscribers.values {
+                state.outbox.append(.status(subscriber.continuation, status))
+            }
+            return state.claimDrain()
         }
     }
 
     @inlinable func publish(_ diagnostic: FeedDiagnostic) {
-        state.withLock { state in
-            guard !state.isFinished else { return }
-            for continuation in state.diagnosticSubscribers.values { continuation.yield(diagnostic) }
+        deliver { state in
+            guard !state.isFinished, !state.diagnosticSubscribers.isEmpty else { return false }
+            for subscriber in state.diagnosticSubscribers.values {
+                state.outbox.append(.diagnostic(subscriber.continuation, diagnostic))
+            }
+            return state.claimDrain()
         }
     }
 
     @inlinable func publish(_ event: FeedEvent) {
-        state.withLock { state in
-            guard !state.isFinished else { return }
+        deliver { state in
+            guard !state.isFinished else { return false }
             switch event {
             case .began(let side): state.loadingSides.append(side)
             case .ended(let side, _): state.loadingSides.removeAll { $0 == side }
             }
-            for continuation in state.eventSubscribers.values { continuation.yield(event) }
+            for subscriber in state.eventSubscribers.values {
+                state.outbox.append(.event(subscriber.continuation, event))
+            }
+            return state.claimDrain()
         }
     }
 
-    /// Publishes `finalStatus` and finishes every stream; later subscriptions get the latest
+    /// Publishes `finalStatus` and finishes every stream, after handing each snapshot
+    /// subscriber the newest list it does not have yet; later subscriptions get the latest
     /// snapshot and status and finish at once.
     @inlinable func finish(finalStatus: FeedStatus) {
-        let subscribers = state.withLock { state -> (
-            fanOutSignal: AsyncStream<Void>.Continuation?,
-            snapshots: [AsyncStream<FeedSnapshot<Item>>.Continuation],
-            statuses: [AsyncStream<FeedStatus>.Continuation],
-            events: [AsyncStream<FeedEvent>.Continuation],
-            diagnostics: [AsyncStream<FeedDiagnostic>.Continuation]
-        )? in
-            guard !state.isFinished else { return nil }
+        var fanOutSignal: AsyncStream<Void>.Continuation?
+        deliver { state in
+            guard !state.isFinished else { return false }
             state.isFinished = true
             if state.status != finalStatus {
                 state.status = finalStatus
-                for continuation in state.statusSubscribers.values { continuation.yield(finalStatus) }
+                for subscriber in state.statusSubscribers.values {
+                    state.outbox.append(.status(subscriber.continuation, finalStatus))
+                }
             }
-            // With a fan-out task, it hands out the last list and then finishes the snapshot
-            // streams itself, so that no subscriber misses the list the feed closed with.
-            let fanOutSignal = state.fanOutSignal
-            if fanOutSignal != nil { state.closingSnapshotSubscribers = state.snapshotSubscribers }
-            defer {
-                state.snapshotSubscribers = [:]
-                state.statusSubscribers = [:]
-                state.eventSubscribers = [:]
-                state.diagnosticSubscribers = [:]
+            state.queueSnapshot(state.snapshot, onlyToLagging: true) // the last list, to whoever lacks it
+            for subscriber in state.snapshotSubscribers.values {
+                let continuation = subscriber.continuation
+                state.outbox.append(.finish { continuation.finish() })
             }
-            return (fanOutSignal, fanOutSignal == nil ? Array(state.snapshotSubscribers.values) : [],
-                    Array(state.statusSubscribers.values),
-                    Array(state.eventSubscribers.values), Array(state.diagnosticSubscribers.values))
+            for subscriber in state.statusSubscribers.values {
+                let continuation = subscriber.continuation
+                state.outbox.append(.finish { continuation.finish() })
+            }
+            for subscriber in state.eventSubscribers.values {
+                let continuation = subscriber.continuation
+                state.outbox.append(.finish { continuation.finish() })
+            }
+            for subscriber in state.diagnosticSubscribers.values {
+                let continuation = subscriber.continuation
+                state.outbox.append(.finish { continuation.finish() })
+            }
+            state.snapshotSubscribers = [:]
+            state.statusSubscribers = [:]
+            state.eventSubscribers = [:]
+            state.diagnosticSubscribers = [:]
+            fanOutSignal = state.fanOutSignal
+            state.fanOutSignal = nil
+            return state.claimDrain()
         }
-        guard let subscribers else { return }
-        subscribers.fanOutSignal?.finish()
-        subscribers.snapshots.forEach { $0.finish() }
-        subscribers.statuses.forEach { $0.finish() }
-        subscribers.events.forEach { $0.finish() }
-        subscribers.diagnostics.forEach { $0.finish() }
+        fanOutSignal?.finish()
+    }
+}
+
+extension FeedBroadcaster.State {
+    /// Queues `snapshot` for every snapshot subscription (or only those handed an older one)
+    /// and records it as handed to them. Walks the indices so that the dictionary is changed in
+    /// place, not copied.
+    @inlinable mutating func queueSnapshot(_ snapshot: FeedSnapshot<Item>, onlyToLagging: Bool) {
+        var index = snapshotSubscribers.values.startIndex
+        while index != snapshotSubscribers.values.endIndex {
+            if !onlyToLagging || snapshotSubscribers.values[index].deliveredVersion < snapshot.version {
+                snapshotSubscribers.values[index].deliveredVersion = snapshot.version
+                outbox.append(.snapshot(snapshotSubscribers.values[index].continuation, snapshot))
+            }
+            snapshotSubscribers.values.formIndex(after: &index)
+        }
     }
 }

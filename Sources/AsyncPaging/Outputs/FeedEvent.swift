@@ -9,6 +9,7 @@ public enum FeedEndReason: Sendable, Equatable, CustomStringConvertible {
     /// The load failed; the list is unchanged.
     case failed(FeedFailure)
 
+    /// The reason in a compact form for logs, e.g. `cancelled(by a refresh)`.
     public var description: String {
         switch self {
         case .completed: "completed"
@@ -38,6 +39,7 @@ public enum FeedEvent: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The event in a compact form for logs, e.g. `ended(loadMore, completed)`.
     public var description: String {
         switch self {
         case .began(let side): "began(\(side))"

@@ -21,6 +21,7 @@ public enum FeedStatus: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The status in a compact form for logs.
     public var description: String {
         switch self {
         case .idle: "idle"

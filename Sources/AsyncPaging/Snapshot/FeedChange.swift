@@ -7,6 +7,7 @@ public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
     /// Items were appended at these indices (a load-more); everything before is unchanged.
     case appended(Range<Int>)
 
+    /// The change in a compact form for logs, e.g. `appended(15..<30)`.
     public var description: String {
         switch self {
         case .initial: "initial"

@@ -26,9 +26,12 @@ public struct FeedSnapshot<Item: Sendable>: RandomAccessCollection, Sendable {
     /// The initial empty list.
     @inlinable static var initial: FeedSnapshot { FeedSnapshot(version: 0, generation: 0, change: .initial, contents: .empty) }
 
+    /// The position of the first item: always 0.
     @inlinable public var startIndex: Int { 0 }
+    /// The position after the last item: the number of items.
     @inlinable public var endIndex: Int { contents.count }
 
+    /// The item at `position`, which must be in `startIndex..<endIndex`.
     @inlinable public subscript(position: Int) -> Item { contents[position] }
 
     /// What changed between `older` and this snapshot, even across skipped versions:
@@ -42,6 +45,7 @@ public struct FeedSnapshot<Item: Sendable>: RandomAccessCollection, Sendable {
 }
 
 extension FeedSnapshot: CustomStringConvertible {
+    /// The version, generation, change and count (not the items), for logs.
     public var description: String {
         "FeedSnapshot(version: \(version), generation: \(generation), change: \(change), count: \(count))"
     }

@@ -13,7 +13,7 @@ import AsyncPaging
 ///
 /// So a list that reports the same last row many times while it bounces loads once: the first
 /// report starts the load and every later one finds it in flight. ``FeedModel`` keeps the
-/// "request waiting" flag and drives a ``FeedController`` with these decisions.
+/// "request waiting" flag and drives a ``AsyncPaging/FeedController`` with these decisions.
 public struct PrefetchTrigger: Sendable, Hashable {
     /// How many rows may follow the last visible row for it to load more: 0 loads when the
     /// last row appears, 5 when the row five before the end does.
@@ -28,6 +28,7 @@ public struct PrefetchTrigger: Sendable, Hashable {
         /// Do nothing, for this reason.
         case skip(SkipReason)
 
+        /// The decision as written in code, e.g. `skip(endOfData)`.
         public var description: String {
             switch self {
             case .loadMore: "loadMore"
@@ -49,6 +50,7 @@ public struct PrefetchTrigger: Sendable, Hashable {
         /// The controller is closed.
         case closed
 
+        /// The case name, e.g. `loadInFlight`.
         public var description: String {
             switch self {
             case .notNearEnd: "notNearEnd"

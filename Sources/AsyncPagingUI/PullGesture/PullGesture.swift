@@ -2,7 +2,7 @@ import AsyncPaging
 
 /// The state machine of a pull-to-refresh header or a pull-to-load-more footer.
 ///
-/// A gesture belongs to one ``FeedSide``: the header (``header(threshold:)``) refreshes, the
+/// A gesture belongs to one ``AsyncPaging/FeedSide``: the header (``header(threshold:)``) refreshes, the
 /// footer (``footer(threshold:)``) loads more. It is a pure value: the UI reports the pull
 /// (``pull(by:)``) and the release (``release()``); the feed reports whether the side is
 /// loading (its events through ``handle(_:)``, or its status through ``setLoading(_:)``), the
@@ -36,6 +36,7 @@ public struct PullGesture: Sendable, Hashable {
         /// The action is unavailable.
         case invalid
 
+        /// The case name, e.g. `triggered`.
         public var description: String {
             switch self {
             case .stopped: "stopped"
@@ -118,7 +119,7 @@ public struct PullGesture: Sendable, Hashable {
     }
 
     /// Reports whether the feed is loading the gesture's side: for a header, whether the
-    /// status is ``FeedStatus/refreshing``; for a footer, ``FeedStatus/loadingMore``.
+    /// status is ``AsyncPaging/FeedStatus/refreshing``; for a footer, ``AsyncPaging/FeedStatus/loadingMore``.
     ///
     /// A change either way settles the released request (the feed has taken it); a change to
     /// not loading is the end of the load and brings the gesture back to stopped, with a
@@ -131,7 +132,7 @@ public struct PullGesture: Sendable, Hashable {
     }
 
     /// Reports that the released request was answered (its load ended, or it started none,
-    /// like a load-more answered ``LoadOutcome/endOfData``): the gesture stops waiting for it.
+    /// like a load-more answered ``AsyncPaging/LoadOutcome/endOfData``): the gesture stops waiting for it.
     /// Whether the side is still loading is up to ``handle(_:)`` and ``setLoading(_:)``.
     public mutating func requestAnswered() {
         isRequestPending = false
@@ -151,7 +152,7 @@ public struct PullGesture: Sendable, Hashable {
     ///   refresh);
     /// - a load-more is not at the end of the data, nor during a refresh that it could not
     ///   cancel: while the first page loads (`hasLoadedFirstPage` false, that is a snapshot
-    ///   ``FeedSnapshot/generation`` of 0), or under ``LoadMoreDuringRefreshPolicy/ignoreLoadMore``.
+    ///   ``AsyncPaging/FeedSnapshot/generation`` of 0), or under ``AsyncPaging/LoadMoreDuringRefreshPolicy/ignoreLoadMore``.
     public static func isAvailable(
         _ side: FeedSide, status: FeedStatus, hasLoadedFirstPage: Bool, configuration: FeedConfiguration
     ) -> Bool {

@@ -1,7 +1,7 @@
 import AsyncPaging
 
 extension FeedController {
-    /// The feed's refresh controls as a stream of ``RefreshCommand``s: bind a screen's header
+    /// The feed's refresh controls as a stream of ``AsyncPagingUI/RefreshCommand``s: bind a screen's header
     /// and footer with one `for await` loop.
     ///
     /// ```swift
@@ -10,8 +10,8 @@ extension FeedController {
     ///
     /// Each access is a new subscription to ``FeedController/events``, made before the
     /// property returns, so no event is missed. The stream first tells the controller's
-    /// current state: ``RefreshCommand/noMoreData`` at the end of the data, and a begin for a
-    /// side that is loading. Then every event is translated by a ``RefreshCommandMapper``, in
+    /// current state: ``AsyncPagingUI/RefreshCommand/noMoreData`` at the end of the data, and a begin for a
+    /// side that is loading. Then every event is translated by a ``AsyncPagingUI/RefreshCommandMapper``, in
     /// order and without loss. It finishes when the controller closes, after the end commands
     /// of the loads that closing cancelled.
     public nonisolated var refreshCommands: AsyncStream<RefreshCommand> {

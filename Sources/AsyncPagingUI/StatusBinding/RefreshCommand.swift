@@ -26,6 +26,7 @@ public enum RefreshCommand: Sendable, Hashable, CaseIterable, CustomStringConver
     /// footer usable again.
     case resetNoMoreData
 
+    /// The case name, e.g. `endHeaderRefresh`.
     public var description: String {
         switch self {
         case .beginHeaderRefresh: "beginHeaderRefresh"

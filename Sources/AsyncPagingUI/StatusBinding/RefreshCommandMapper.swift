@@ -9,8 +9,8 @@ import AsyncPaging
 ///   whatever the reason, so every begin gets exactly one end.
 /// - After the end: ``RefreshCommand/noMoreData`` when the load reached the end of the data;
 ///   ``RefreshCommand/resetNoMoreData`` when "no more data" shows and a page arrived that
-///   claims more (a completed load, or a failure of type ``FeedError/repeatedCursor(_:)`` or
-///   ``FeedError/emptyPageClaimsMore``, after which the controller loads more again). Each of
+///   claims more (a completed load, or a failure of type ``AsyncPaging/FeedError/repeatedCursor(_:)`` or
+///   ``AsyncPaging/FeedError/emptyPageClaimsMore``, after which the controller loads more again). Each of
 ///   the two is sent only when it changes what the footer shows.
 public struct RefreshCommandMapper: Sendable, Hashable {
     /// Whether the footer shows "no more data" after the commands sent so far.
@@ -60,7 +60,7 @@ public struct RefreshCommandMapper: Sendable, Hashable {
     private static func claimsMoreData(_ failure: FeedFailure) -> Bool {
         switch failure.error as? FeedError {
         case .repeatedCursor, .emptyPageClaimsMore: true
-        case .timedOut, nil: false
+        case .timedOut, .clockFailed, nil: false
         }
     }
 }

@@ -1,7 +1,8 @@
 import AsyncPaging
 
 /// Refresh controls that carry out ``RefreshCommand``s: conform a screen, a table view or a
-/// view state once, and every feed binds to it in one line with ``bind(to:)``.
+/// view state once, and every feed binds to it in one line with `bind(to:)` on the stream of
+/// ``AsyncPaging/FeedController/refreshCommands``.
 ///
 /// ```swift
 /// extension UITableView: RefreshControlling {

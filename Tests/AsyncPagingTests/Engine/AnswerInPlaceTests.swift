@@ -52,7 +52,9 @@ struct AnswerInPlaceTests {
         async let result = feed.loadMore()
         await clock.waitForSleepers(1) // the backoff, on the clock
         #expect(await diagnostics.waitForCount(1) == [
-            .retryScheduled(side: .loadMore, retryNumber: 1, delay: .seconds(4)),
+            .retryScheduled(
+                side: .loadMore, retryNumber: 1, delay: .seconds(4),
+                failure: FeedFailure(error: ServerError(code: 503), side: .loadMore, attempt: 1)),
         ])
         clock.advance(by: .seconds(4))
         #expect(await result == .completed(.loadMore, applied: 15))

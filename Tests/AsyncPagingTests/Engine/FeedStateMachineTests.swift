@@ -10,6 +10,15 @@ struct FeedStateMachineTests {
         Machine(configuration: configuration)
     }
 
+    /// A machine whose first page (15 items, next cursor 1) has been applied.
+    func loadedMachine(_ configuration: FeedConfiguration = configuration(loadsInitialPage: false)) -> Machine {
+        var machine = machine(configuration)
+        if case .started(let id) = machine.refreshRequested().0 {
+            _ = machine.fetchSucceeded(id, attempt: 1, itemCount: 15, next: 1)
+        }
+        return machine
+    }
+
     /// The id a decision started or joined.
     func loadID(_ decision: Machine.Decision) -> Machine.LoadID? {
         switch decision {
@@ -24,7 +33,7 @@ struct FeedStateMachineTests {
 
     func fetches(_ actions: [Machine.Action]) -> [(side: FeedSide, cursor: Int?, attempt: Int)] {
         actions.compactMap {
-            if case .startFetch(_, let side, let cursor, let attempt) = $0 { (side, cursor, attempt) } else { nil }
+            if case .startFetch(_, let side, let cursor, let attempt, _) = $0 { (side, cursor, attempt) } else { nil }
         }
     }
 
@@ -71,13 +80,13 @@ struct FeedStateMachineTests {
     }
 
     @Test func aLoadMoreDuringALoadMoreJoinsIt() throws {
-        var machine = machine()
+        var machine = loadedMachine()
         let id = try #require(loadID(machine.loadMoreRequested().0))
         #expect(machine.loadMoreRequested().0 == .joined(id))
     }
 
     @Test func aLoadMoreDuringALoadMoreCanRestart() throws {
-        var machine = machine(configuration(loadsInitialPage: false, loadMoreDuringLoadMore: .restart))
+        var machine = loadedMachine(configuration(loadsInitialPage: false, loadMoreDuringLoadMore: .restart))
         let first = try #require(loadID(machine.loadMoreRequested().0))
         let (decision, actions) = machine.loadMoreRequested()
         #expect(loadID(decision) != first)
@@ -86,7 +95,7 @@ struct FeedStateMachineTests {
     }
 
     @Test func aRefreshCancelsALoadMore() throws {
-        var machine = machine()
+        var machine = loadedMachine()
         let loadMore = try #require(loadID(machine.loadMoreRequested().0))
         let actions = machine.refreshRequested().1
         #expect(events(actions) == [.ended(.loadMore, .cancelled(.preemptedByRefresh)), .began(.refresh)])
@@ -151,16 +160,96 @@ struct FeedStateMachineTests {
         ])
     }
 
-    @Test func anEmptyPageThatClaimsMoreStopsWithATypedErrorButFollowsTheCursor() throws {
+    @Test func oneLoadFollowsEmptyPagesUpToTheLimitThenStopsTheEndSide() throws {
+        var machine = loadedMachine(configuration(loadsInitialPage: false, maximumEmptyPagesFollowed: 2))
+        let loadMore = try #require(loadID(machine.loadMoreRequested().0))
+        // Two empty pages are followed within the same load, applying nothing.
+        let first = machine.fetchSucceeded(loadMore, attempt: 1, step: 0, itemCount: 0, next: 2)
+        #expect(events(first).isEmpty)
+        #expect(fetches(first).map(\.cursor) == [2])
+        #expect(!first.contains { if case .applyPage = $0 { true } else { false } })
+        let second = machine.fetchSucceeded(loadMore, attempt: 1, step: 1, itemCount: 0, next: 3)
+        #expect(fetches(second).map(\.cursor) == [3])
+        // A late answer of an earlier fetch of the same load is stale.
+        #expect(machine.fetchSucceeded(loadMore, attempt: 1, step: 0, itemCount: 5, next: 9).isEmpty)
+        #expect(machine.timeoutElapsed(loadMore, attempt: 1, step: 1).isEmpty)
+        // The third empty page is one too many: the load fails and the end side stops.
+        let third = machine.fetchSucceeded(loadMore, attempt: 1, step: 2, itemCount: 0, next: 4)
+        let failure = FeedFailure(error: FeedError.emptyPageClaimsMore, side: .loadMore, attempt: 1)
+        #expect(events(third) == [.ended(.loadMore, .failed(failure))])
+        #expect(machine.nextCursor == 4)
+        // However often the UI asks, nothing is fetched until retry() (issue 11, bug 6).
+        for _ in 0..<100 {
+            let (decision, actions) = machine.loadMoreRequested()
+            #expect(decision == .answered(.ignored(.stoppedByGuard)))
+            #expect(actions.isEmpty)
+        }
+        #expect(fetches(machine.retryRequested().1).map(\.cursor) == [4])
+    }
+
+    @Test func anEmptyPageFollowedInARefreshReplacesTheListWithThePageItLeadsTo() throws {
         var machine = machine()
         let refresh = try #require(loadID(machine.refreshRequested().0))
-        _ = machine.fetchSucceeded(refresh, attempt: 1, itemCount: 15, next: 1)
+        #expect(fetches(machine.fetchSucceeded(refresh, attempt: 1, step: 0, itemCount: 0, next: 5)).map(\.cursor) == [5])
+        let actions = machine.fetchSucceeded(refresh, attempt: 1, step: 1, itemCount: 15, next: 6)
+        #expect(actions.contains { if case .applyPage(refresh, replacing: true) = $0 { true } else { false } })
+        #expect(events(actions) == [.ended(.refresh, .completed)])
+        #expect(machine.nextCursor == 6)
+    }
+
+    @Test func afterARepeatedCursorNeitherLoadMoreNorRetryFetchesTheAppliedPageAgain() throws {
+        var machine = loadedMachine()
         let loadMore = try #require(loadID(machine.loadMoreRequested().0))
-        let actions = machine.fetchSucceeded(loadMore, attempt: 1, itemCount: 0, next: 2)
-        let failure = FeedFailure(error: FeedError.emptyPageClaimsMore, side: .loadMore, attempt: 1)
-        #expect(events(actions) == [.ended(.loadMore, .failed(failure))])
-        #expect(machine.nextCursor == 2)
-        #expect(fetches(machine.retryRequested().1).map(\.cursor) == [2])
+        _ = machine.fetchSucceeded(loadMore, attempt: 1, itemCount: 15, next: 1) // page 1 points back at itself
+        #expect(machine.loadMoreRequested().0 == .answered(.ignored(.stoppedByGuard)))
+        // retry() asks for the last page again (cursor 1) only to get a fresh `next`.
+        let (decision, retry) = machine.retryRequested()
+        let recheck = try #require(loadID(decision))
+        #expect(fetches(retry).map(\.cursor) == [1])
+        let still = machine.fetchSucceeded(recheck, attempt: 2, itemCount: 15, next: 1)
+        #expect(!still.contains { if case .applyPage = $0 { true } else { false } }) // bug 5: never appended again
+        #expect(events(still).count == 1)
+        #expect(machine.loadMoreRequested().0 == .answered(.ignored(.stoppedByGuard)))
+        // The server fixed its cursors: the recheck follows the fresh `next`, still applying nothing.
+        let again = try #require(loadID(machine.retryRequested().0))
+        let fixed = machine.fetchSucceeded(again, attempt: 3, itemCount: 15, next: 2)
+        #expect(!fixed.contains { if case .applyPage = $0 { true } else { false } })
+        #expect(events(fixed) == [.ended(.loadMore, .completed)])
+        #expect(fetches(machine.loadMoreRequested().1).map(\.cursor) == [2])
+    }
+
+    @Test func aLoadMoreBeforeAnyFirstPageFetchesNothingAndKeepsTheRefreshFailure() throws {
+        var machine = machine()
+        #expect(machine.loadMoreRequested().0 == .answered(.ignored(.noFirstPage)))
+        let refresh = try #require(loadID(machine.refreshRequested().0))
+        _ = machine.fetchFailed(refresh, attempt: 1, error: ServerError(code: 1))
+        // Issue 11, bug 7: the load request fetches nothing and retry() runs the refresh again.
+        let (decision, actions) = machine.loadMoreRequested()
+        #expect(decision == .answered(.ignored(.noFirstPage)))
+        #expect(actions.isEmpty)
+        #expect(machine.lastFailure?.side == .refresh)
+        #expect(fetches(machine.retryRequested().1).map(\.side) == [.refresh])
+    }
+
+    @Test func aClockThatFailsEndsTheLoad() throws {
+        var machine = machine(configuration(loadsInitialPage: false, retry: RetryPolicy(maximumAttempts: 3)))
+        let id = try #require(loadID(machine.refreshRequested().0))
+        _ = machine.fetchFailed(id, attempt: 1, error: ServerError(code: 1)) // waits for its backoff
+        var actions: [Machine.Action] = []
+        #expect(machine.clockFailed(id, attempt: 1, error: ServerError(code: 9), into: &actions))
+        #expect(events(actions) == [
+            .ended(.refresh, .failed(FeedFailure(error: FeedError.clockFailed("\(ServerError(code: 9))"), side: .refresh, attempt: 1))),
+        ])
+        #expect(machine.active == nil)
+    }
+
+    @Test func theRetryConditionDecidesWhichErrorsRetry() throws {
+        struct NotFound: PageSourceError { var isRetryable: Bool { false } }
+        var machine = machine(configuration(loadsInitialPage: false, retry: RetryPolicy(maximumAttempts: 3)))
+        let id = try #require(loadID(machine.refreshRequested().0))
+        let actions = machine.fetchFailed(id, attempt: 1, error: NotFound())
+        #expect(!actions.contains { if case .scheduleRetry = $0 { true } else { false } })
+        #expect(events(actions).count == 1)
     }
 
     @Test func aFailureWaitsForRetryAndRetryContinuesTheAttempts() throws {
@@ -185,7 +274,7 @@ struct FeedStateMachineTests {
         var machine = machine(configuration(loadsInitialPage: false, retry: RetryPolicy(maximumAttempts: 2)))
         let id = try #require(loadID(machine.refreshRequested().0))
         let first = machine.fetchFailed(id, attempt: 1, error: ServerError(code: 1))
-        #expect(first.contains { if case .scheduleRetry(id, retryNumber: 1) = $0 { true } else { false } })
+        #expect(first.contains { if case .scheduleRetry(id, retryNumber: 1, _) = $0 { true } else { false } })
         #expect(events(first).isEmpty)
         #expect(machine.status == .refreshing)
         // A late result of the failed try, or a timeout of it, is stale.
@@ -210,7 +299,7 @@ struct FeedStateMachineTests {
     }
 
     @Test func closeEndsTheLoadAndIgnoresEverythingAfter() throws {
-        var machine = machine()
+        var machine = loadedMachine()
         let id = try #require(loadID(machine.loadMoreRequested().0))
         let actions = machine.closeRequested()
         #expect(events(actions) == [.ended(.loadMore, .cancelled(.closed))])

@@ -136,35 +136,77 @@ struct BadInputTests {
         await feed.close()
     }
 
-    @Test("a repeated cursor: the page is applied, the call fails with repeatedCursor, the cursor is not followed")
+    @Test("a repeated cursor: the page is applied once, load-more stops, retry rechecks without appending again")
     func repeatedCursor() async {
-        let feed = await loadedFeed()
+        // `.keep`, so that a page applied twice would show (issue 11, bug 5: it gave [0, 1, 1, 1]).
+        let feed = await loadedFeed(configuration(pageSize: 3, loadsInitialPage: false, duplicates: .keep))
         source.enqueue(.items(rows(3..<6), next: 1)) // cursor 1 points back at itself
         let failure = FeedFailure(error: FeedError.repeatedCursor("1"), side: .loadMore, attempt: 1)
         #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .failed(failure)))
         #expect(feed.currentSnapshot.ids == Array(0..<6))
         #expect(feed.currentStatus == .failed(failure))
-        // Nothing loops on its own; retry asks for the same page again.
+        // Nothing loops on its own, however often the UI asks.
+        #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .ignored(.stoppedByGuard)))
         #expect(source.requests.count == 2)
-        source.enqueue(.items(rows(3..<6), next: 2))
-        #expect(await feed.retry() == LoadResult(
-            side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 0, droppedDuplicates: 3))))
-        #expect(source.requests.map(\.cursor) == [nil, 1, 1])
+        // retry() asks for the last page again to get a fresh `next`; its items are not applied again.
+        source.enqueue(.items(rows(3..<6), next: 1))
+        let again = FeedFailure(error: FeedError.repeatedCursor("1"), side: .loadMore, attempt: 2)
+        #expect(await feed.retry() == LoadResult(side: .loadMore, outcome: .failed(again)))
+        #expect(feed.currentSnapshot.ids == Array(0..<6))
+        source.enqueue(.items(rows(3..<6), next: 2)) // the server fixed its cursors
+        #expect(await feed.retry() == LoadResult(side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 0))))
+        #expect(feed.currentSnapshot.ids == Array(0..<6))
+        source.enqueue(.items(rows(6..<9), next: nil))
+        #expect(await feed.loadMore() == LoadResult(
+            side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 3, reachedEnd: true))))
+        #expect(feed.currentSnapshot.ids == Array(0..<9))
+        #expect(source.requests.map(\.cursor) == [nil, 1, 1, 1, 2])
         await feed.close()
     }
 
-    @Test("an empty page claiming more: the call fails with emptyPageClaimsMore, nothing spins, the cursor is followed")
+    @Test("empty pages claiming more: one load follows up to the limit, then fails; load-more stops until retry")
     func emptyPageClaimingMore() async {
-        let feed = await loadedFeed()
-        source.enqueue(.items([], next: 2))
+        let feed = await loadedFeed() // follows up to 3 empty pages by default
+        source.enqueue(.items([], next: 2), .items([], next: 3), .items([], next: 4), .items([], next: 5))
         let failure = FeedFailure(error: FeedError.emptyPageClaimsMore, side: .loadMore, attempt: 1)
         #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .failed(failure)))
         #expect(feed.currentSnapshot.ids == [0, 1, 2])
-        #expect(source.requests.count == 2)
+        #expect(source.requests.map(\.cursor) == [nil, 1, 2, 3, 4])
+        // Issue 11, bug 6: a UI calling loadMore() at the bottom 100 times fetches nothing.
+        for _ in 0..<100 {
+            #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .ignored(.stoppedByGuard)))
+        }
+        #expect(source.requests.count == 5)
         source.enqueue(.items(rows(3..<6), next: nil))
-        #expect(await feed.loadMore() == LoadResult(
+        #expect(await feed.retry() == LoadResult(
             side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 3, reachedEnd: true))))
+        #expect(source.requests.map(\.cursor) == [nil, 1, 2, 3, 4, 5])
+        await feed.close()
+    }
+
+    @Test("one empty page claiming more is followed within the same load")
+    func oneEmptyPageIsFollowed() async {
+        let feed = await loadedFeed()
+        source.enqueue(.items([], next: 2), .items(rows(3..<6), next: 3))
+        #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 3))))
+        #expect(feed.currentSnapshot.ids == Array(0..<6))
         #expect(source.requests.map(\.cursor) == [nil, 1, 2])
+        await feed.close()
+    }
+
+    @Test("loadMore() after a failed first page fetches nothing; retry() runs the refresh again")
+    func loadMoreAfterAFailedFirstPage() async {
+        let feed = makeFeed(configuration(pageSize: 3, loadsInitialPage: false))
+        source.enqueue(.failure(ScriptedFailure(request: 0)))
+        let failure = FeedFailure(error: ScriptedFailure(request: 0), side: .refresh, attempt: 1)
+        #expect(await feed.refresh() == LoadResult(side: .refresh, outcome: .failed(failure)))
+        // Issue 11, bug 7: it fetched the first page as a load-more and appended it.
+        #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .ignored(.noFirstPage)))
+        #expect(feed.currentStatus == .failed(failure))
+        #expect(source.requests.count == 1)
+        source.enqueue(.items(rows(0..<3), next: 1))
+        #expect(await feed.retry() == LoadResult(side: .refresh, outcome: .completed(LoadSummary(itemsApplied: 3))))
+        #expect(feed.currentSnapshot.generation == 1)
         await feed.close()
     }
 

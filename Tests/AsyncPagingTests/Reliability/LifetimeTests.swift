@@ -49,7 +49,9 @@ struct LifetimeTests {
         let diagnostics = StreamRecorder(feed!.diagnostics)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(1))
-        #expect(await diagnostics.waitForCount(1) == [.retryScheduled(side: .refresh, retryNumber: 1, delay: .seconds(4))])
+        #expect(await diagnostics.waitForCount(1) == [.retryScheduled(
+            side: .refresh, retryNumber: 1, delay: .seconds(4),
+            failure: FeedFailure(error: ScriptedFailure(request: 0), side: .refresh, attempt: 1))])
         await clock.waitForSleepers(1) // the backoff timer
 
         feed = nil

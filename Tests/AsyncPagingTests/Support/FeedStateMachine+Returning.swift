@@ -23,9 +23,9 @@ extension FeedStateMachine {
         return actions
     }
 
-    mutating func fetchSucceeded(_ id: LoadID, attempt: Int, itemCount: Int, next: Cursor?) -> [Action] {
+    mutating func fetchSucceeded(_ id: LoadID, attempt: Int, step: Int = 0, itemCount: Int, next: Cursor?) -> [Action] {
         var actions: [Action] = []
-        fetchSucceeded(id, attempt: attempt, itemCount: itemCount, next: next, into: &actions)
+        fetchSucceeded(id, attempt: attempt, step: step, itemCount: itemCount, next: next, into: &actions)
         return actions
     }
 
@@ -35,9 +35,9 @@ extension FeedStateMachine {
         return actions
     }
 
-    mutating func timeoutElapsed(_ id: LoadID, attempt: Int) -> [Action] {
+    mutating func timeoutElapsed(_ id: LoadID, attempt: Int, step: Int = 0) -> [Action] {
         var actions: [Action] = []
-        timeoutElapsed(id, attempt: attempt, into: &actions)
+        timeoutElapsed(id, attempt: attempt, step: step, into: &actions)
         return actions
     }
 

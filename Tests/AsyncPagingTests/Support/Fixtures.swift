@@ -40,13 +40,15 @@ func configuration(
     loadMoreDuringLoadMore: LoadMoreDuringLoadMorePolicy = .join,
     retry: RetryPolicy = .none,
     timeout: Duration? = nil,
-    duplicates: DuplicatePolicy = .drop
+    duplicates: DuplicatePolicy = .drop,
+    maximumEmptyPagesFollowed: Int = 3
 ) -> FeedConfiguration {
     do {
         return try FeedConfiguration(
             pageSize: pageSize, loadsInitialPage: loadsInitialPage, loadMoreDuringRefresh: loadMoreDuringRefresh,
             refreshDuringRefresh: refreshDuringRefresh, loadMoreDuringLoadMore: loadMoreDuringLoadMore,
-            retry: retry, timeout: timeout, duplicates: duplicates)
+            retry: retry, timeout: timeout, duplicates: duplicates,
+            maximumEmptyPagesFollowed: maximumEmptyPagesFollowed)
     } catch {
         fatalError("test configuration is invalid: \(error)")
     }

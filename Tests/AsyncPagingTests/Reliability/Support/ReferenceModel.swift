@@ -16,12 +16,19 @@ struct ReferenceModel {
     struct Load {
         let id: Int
         let side: FeedSide
-        let cursor: Int?
+        var cursor: Int?
         var attempt: Int
         let firstAttempt: Int
         var phase: Phase
+        /// Empty pages followed so far by this load (FeedConfiguration.maximumEmptyPagesFollowed).
+        var step = 0
+        /// retry() after a repeated cursor: asks for the last page again, applies nothing.
+        var isRecheck = false
         var retryNumber: Int { attempt - firstAttempt + 1 }
     }
+
+    /// Why load-more stopped by itself (FeedError.repeatedCursor / emptyPageClaimsMore docs).
+    enum Halt { case repeatedCursor, emptyPages }
 
     struct Caller {
         let call: Int
@@ -39,8 +46,10 @@ struct ReferenceModel {
     }
 
     enum SleeperKind {
-        case fetch(request: Int, load: Int, side: FeedSide, attempt: Int, response: ResponsePlan.Response, cancelled: Bool)
-        case timeout(load: Int, attempt: Int)
+        case fetch(
+            request: Int, load: Int, side: FeedSide, attempt: Int, step: Int, response: ResponsePlan.Response,
+            cancelled: Bool)
+        case timeout(load: Int, attempt: Int, step: Int)
         case backoff(load: Int, attempt: Int)
     }
 
@@ -51,7 +60,7 @@ struct ReferenceModel {
         var kind: SleeperKind
 
         var isHang: Bool {
-            if case .fetch(_, _, _, _, let response, _) = kind { response.result == .hang } else { false }
+            if case .fetch(_, _, _, _, _, let response, _) = kind { response.result == .hang } else { false }
         }
     }
 
@@ -68,6 +77,8 @@ struct ReferenceModel {
     private(set) var reachedEnd = false
     private(set) var lastFailure: FeedFailure?
     private var followedCursors: Set<Int> = []
+    private var halt: Halt?
+    private var lastPageCursor: Int?
     private(set) var active: Load?
     private var lastLoadID = 0
     private(set) var callers: [Caller] = []
@@ -189,13 +200,19 @@ struct ReferenceModel {
                 cancelTasks(of: current)
                 active = nil
                 resolve(current.id, .cancelled(.supersededByNewerRequest))
-                return start(.loadMore, cursor: nextCursor, attempt: 1, announce: false, caller: call)
+                return start(
+                    .loadMore, cursor: current.isRecheck ? current.cursor : nextCursor, attempt: 1, announce: false,
+                    caller: call, isRecheck: current.isRecheck)
             }
             if !hasLoadedFirstPage { return answer(call, side: .loadMore, .ignored(.firstPageLoading)) }
+            if halt != nil { return answer(call, side: .loadMore, .ignored(.stoppedByGuard)) }
             if configuration.loadMoreDuringRefresh == .ignoreLoadMore {
                 return answer(call, side: .loadMore, .ignored(.refreshInFlight))
             }
             end(current, .cancelled(.preemptedByLoadMore))
+        } else {
+            if !hasLoadedFirstPage { return answer(call, side: .loadMore, .ignored(.noFirstPage)) }
+            if halt != nil { return answer(call, side: .loadMore, .ignored(.stoppedByGuard)) }
         }
         lastFailure = nil
         start(.loadMore, cursor: nextCursor, attempt: 1, announce: true, caller: call)
@@ -216,9 +233,14 @@ struct ReferenceModel {
         }
         guard let failure = lastFailure else { return answer(call, side: nil, .ignored(.nothingToRetry)) }
         lastFailure = nil
+        if failure.side == .refresh {
+            return start(.refresh, cursor: nil, attempt: failure.attempt + 1, announce: true, caller: call)
+        }
+        let recheck = halt == .repeatedCursor
+        halt = nil
         start(
-            failure.side, cursor: failure.side == .refresh ? nil : nextCursor, attempt: failure.attempt + 1,
-            announce: true, caller: call)
+            .loadMore, cursor: recheck ? lastPageCursor : nextCursor, attempt: failure.attempt + 1,
+            announce: true, caller: call, isRecheck: recheck)
     }
 
     // MARK: Results
@@ -226,10 +248,8 @@ struct ReferenceModel {
     private func isLive(_ sleeper: Sleeper) -> Bool {
         guard let active else { return false }
         switch sleeper.kind {
-        case .fetch(_, let load, _, let attempt, _, _):
-            return load == active.id && attempt == active.attempt && active.phase == .fetching
-        case .timeout(let load, let attempt):
-            return load == active.id && attempt == active.attempt && active.phase == .fetching
+        case .fetch(_, let load, _, let attempt, let step, _, _), .timeout(let load, let attempt, let step):
+            return load == active.id && attempt == active.attempt && step == active.step && active.phase == .fetching
         case .backoff(let load, let attempt):
             return load == active.id && attempt == active.attempt && active.phase == .waitingToRetry
         }
@@ -238,9 +258,9 @@ struct ReferenceModel {
     private mutating func fire(_ sleeper: Sleeper) {
         let live = isLive(sleeper)
         switch sleeper.kind {
-        case .fetch(_, let load, let side, let attempt, let response, _):
-            deliver(load: load, side: side, attempt: attempt, response.result)
-        case .timeout(_, let attempt):
+        case .fetch(_, let load, let side, let attempt, let step, let response, _):
+            deliver(load: load, side: side, attempt: attempt, step: step, response.result)
+        case .timeout(_, let attempt, _):
             guard live, let current = active, let timeout = configuration.timeout else { return }
             diagnostics.append(.timedOut(side: current.side, attempt: attempt))
             failed(current, FeedError.timedOut(after: timeout))
@@ -253,8 +273,11 @@ struct ReferenceModel {
         }
     }
 
-    private mutating func deliver(load: Int, side: FeedSide, attempt: Int, _ result: ResponsePlan.Response.Result) {
-        guard let current = active, current.id == load, current.attempt == attempt, current.phase == .fetching else {
+    private mutating func deliver(
+        load: Int, side: FeedSide, attempt: Int, step: Int, _ result: ResponsePlan.Response.Result
+    ) {
+        guard let current = active, current.id == load, current.attempt == attempt, current.step == step,
+              current.phase == .fetching else {
             if !isClosed {
                 let succeeded = if case .page = result { true } else { false }
                 diagnostics.append(.staleResultDiscarded(side: side, attempt: attempt, succeeded: succeeded))
@@ -270,21 +293,49 @@ struct ReferenceModel {
 
     private mutating func succeeded(_ current: Load, ids: [Int], next: Int?) {
         cancelTasks(of: current)
+        if current.isRecheck {
+            // The last page again, for its `next` only: nothing is applied.
+            if let next, followedCursors.contains(next) {
+                halt = .repeatedCursor
+                return fail(current, FeedError.repeatedCursor("\(next)"))
+            }
+            nextCursor = next
+            reachedEnd = next == nil
+            lastFailure = nil
+            return end(current, reachedEnd ? .endOfData : .completed, summary: LoadSummary(itemsApplied: 0, reachedEnd: reachedEnd))
+        }
+        let isRefresh = current.side == .refresh
+        if ids.isEmpty, let next, current.step < configuration.maximumEmptyPagesFollowed,
+           isRefresh || !followedCursors.contains(next) {
+            // Followed within the same load, applying nothing.
+            if !isRefresh, let cursor = current.cursor { followedCursors.insert(cursor) }
+            var following = current
+            following.cursor = next
+            following.step += 1
+            active = following
+            return startFetch(following)
+        }
         let (applied, dropped) = apply(ids, side: current.side)
-        if current.side == .refresh {
+        if isRefresh {
             followedCursors = []
             hasLoadedFirstPage = true
+            halt = nil
         }
         if let cursor = current.cursor { followedCursors.insert(cursor) }
+        lastPageCursor = current.cursor
         if let next, followedCursors.contains(next) {
-            // The page is applied, the cursor is not followed: retry asks for the same page.
+            // The page is applied, the cursor is not followed; load-more stops until retry().
             reachedEnd = false
-            nextCursor = current.cursor
+            nextCursor = next
+            halt = .repeatedCursor
             return fail(current, FeedError.repeatedCursor("\(next)"))
         }
         nextCursor = next
         reachedEnd = next == nil
-        if ids.isEmpty && next != nil { return fail(current, FeedError.emptyPageClaimsMore) }
+        if ids.isEmpty && next != nil {
+            halt = .emptyPages
+            return fail(current, FeedError.emptyPageClaimsMore)
+        }
         lastFailure = nil
         let summary = LoadSummary(itemsApplied: applied, droppedDuplicates: dropped, reachedEnd: reachedEnd)
         end(current, reachedEnd ? .endOfData : .completed, summary: summary)
@@ -298,7 +349,9 @@ struct ReferenceModel {
             waiting.phase = .waitingToRetry
             active = waiting
             let delay = configuration.retry.backoff(beforeRetry: current.retryNumber)
-            diagnostics.append(.retryScheduled(side: current.side, retryNumber: current.retryNumber, delay: delay))
+            let failure = FeedFailure(error: error, side: current.side, attempt: current.attempt)
+            diagnostics.append(.retryScheduled(
+                side: current.side, retryNumber: current.retryNumber, delay: delay, failure: failure))
             sleepers.append(Sleeper(deadline: now + delay, kind: .backoff(load: current.id, attempt: current.attempt)))
             return
         }
@@ -327,9 +380,12 @@ struct ReferenceModel {
 
     // MARK: Helpers
 
-    private mutating func start(_ side: FeedSide, cursor: Int?, attempt: Int, announce: Bool, caller: Int?) {
+    private mutating func start(
+        _ side: FeedSide, cursor: Int?, attempt: Int, announce: Bool, caller: Int?, isRecheck: Bool = false
+    ) {
         lastLoadID += 1
-        let load = Load(id: lastLoadID, side: side, cursor: cursor, attempt: attempt, firstAttempt: attempt, phase: .fetching)
+        var load = Load(id: lastLoadID, side: side, cursor: cursor, attempt: attempt, firstAttempt: attempt, phase: .fetching)
+        load.isRecheck = isRecheck
         active = load
         if announce { events.append(.began(side)) }
         if let caller { callers.append(Caller(call: caller, load: load.id, side: side, joined: false)) }
@@ -338,7 +394,7 @@ struct ReferenceModel {
 
     private mutating func startFetch(_ load: Load) {
         let inFlight = sleepers.filter {
-            if case .fetch(_, _, _, _, _, let cancelled) = $0.kind { !cancelled } else { false }
+            if case .fetch(_, _, _, _, _, _, let cancelled) = $0.kind { !cancelled } else { false }
         }
         if !inFlight.isEmpty {
             violations.append("a \(load.side) fetch started while another fetch was in flight and not cancelled")
@@ -347,14 +403,15 @@ struct ReferenceModel {
         requests.append(Request(side: load.side, cursor: load.cursor, attempt: load.attempt))
         let response = plan.response(forRequest: index, cursor: load.cursor)
         if let timeout = configuration.timeout {
-            sleepers.append(Sleeper(deadline: now + timeout, kind: .timeout(load: load.id, attempt: load.attempt)))
+            sleepers.append(Sleeper(
+                deadline: now + timeout, kind: .timeout(load: load.id, attempt: load.attempt, step: load.step)))
         }
         if let deadline = response.deadline(startingAt: now) {
             sleepers.append(Sleeper(deadline: deadline, kind: .fetch(
-                request: index, load: load.id, side: load.side, attempt: load.attempt, response: response,
-                cancelled: false)))
+                request: index, load: load.id, side: load.side, attempt: load.attempt, step: load.step,
+                response: response, cancelled: false)))
         } else {
-            deliver(load: load.id, side: load.side, attempt: load.attempt, response.result)
+            deliver(load: load.id, side: load.side, attempt: load.attempt, step: load.step, response.result)
         }
     }
 
@@ -364,17 +421,19 @@ struct ReferenceModel {
         var kept: [Sleeper] = []
         for var sleeper in sleepers {
             switch sleeper.kind {
-            case .timeout(let id, _), .backoff(let id, _):
+            case .timeout(let id, _, _), .backoff(let id, _):
                 if id != load.id { kept.append(sleeper) }
-            case .fetch(let request, let id, let side, let attempt, let response, _):
+            case .fetch(let request, let id, let side, let attempt, let step, let response, _):
                 if id != load.id {
                     kept.append(sleeper)
                 } else if response.ignoresCancellation && response.result != .hang {
                     sleeper.kind = .fetch(
-                        request: request, load: id, side: side, attempt: attempt, response: response, cancelled: true)
+                        request: request, load: id, side: side, attempt: attempt, step: step, response: response,
+                        cancelled: true)
                     kept.append(sleeper)
                 } else {
-                    cancelledArrivals.append(.staleResultDiscarded(side: side, attempt: attempt, succeeded: false))
+                    // A well-behaved fetch stops with CancellationError (FeedDiagnostic.fetchCancelled).
+                    cancelledArrivals.append(.fetchCancelled(side: side, attempt: attempt))
                 }
             }
         }
