@@ -57,7 +57,7 @@ done < <("$WORK/feed-instructions" list)
 
 # Heap figures: one run, every thread's allocations in one arena.
 MALLOC_ARENA_MAX=1 "$WORK/feed-instructions" bytes | while IFS=$'\t' read -r key value; do
-    printf '%s\t1\t%.0f\n' "bytes.$key" "$value" >> "$OUT"
+    printf '%s\t1\t%s\n' "bytes.$key" "$value" >> "$OUT"
     printf '%-44s %12.2f\n' "bytes.$key" "$value"
 done
 if [ "$GROWTH" = 1 ]; then
