@@ -12,11 +12,22 @@ def load(path):
     return values
 
 
-thresholds, measured, margin = load(sys.argv[1]), load(sys.argv[2]), float(sys.argv[3]) / 100
+# Scenarios whose counts depend on how threads interleave (a task hand-off that sometimes finds
+# its consumer waiting, sometimes not): their spread over three runs (2026-11-23) was 3.6-8.3%,
+# so they get a wider margin than the default. Every other figure moved by at most 1.3%.
+WIDER_MARGINS = {
+    "first-list.posts-ids": 0.12,
+    "page.posts-ids.engine.suspending": 0.06,
+    "page.two-word.append-port": 0.06,
+    "cancel.engine": 0.05,
+}
+
+thresholds, measured, default_margin = load(sys.argv[1]), load(sys.argv[2]), float(sys.argv[3]) / 100
 failed, improved = [], []
 for name, limit in sorted(thresholds.items()):
     if name.endswith(".ratio") or ".array." in name:
         continue  # derived or not ours
+    margin = max(default_margin, WIDER_MARGINS.get(name, 0))
     value = measured.get(name)
     if value is None:
         failed.append(f"{name}: not measured")
