@@ -14,11 +14,14 @@ struct FeedModelObservationTests {
     /// A model of posts `0..<count` (one page) from a source that answers at once.
     func model(count: Int, prefetchDistance: Int) async -> FeedModel<Post, Int> {
         let source = ScriptedPageSource<Post, Int>()
-        source.enqueue(.items((0..<count).map(Post.init), next: 1))
-        source.enqueue(.items((count..<count + 5).map(Post.init), next: nil))
+        if count == 0 {
+            source.enqueue(.items([], next: nil)) // an empty feed
+        } else {
+            source.enqueue(.items((0..<count).map(Post.init), next: 1))
+            source.enqueue(.items((count..<count + 5).map(Post.init), next: nil))
+        }
         let controller = FeedController<Post, Int>(source: source, clock: TestClock())
         let model = FeedModel(controller: controller, prefetch: PrefetchTrigger(prefetchDistance: prefetchDistance))
-        // An empty first page that claims more fails the load (bad input): wait for its end.
         await waitUntil { model.items.count == count && !model.isRefreshing }
         return model
     }
