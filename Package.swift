@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "AsyncPaging", targets: ["AsyncPaging"]),
         .library(name: "AsyncPagingTesting", targets: ["AsyncPagingTesting"]),
         .library(name: "AsyncPagingUI", targets: ["AsyncPagingUI"]),
+        .library(name: "AsyncPagingHTTP", targets: ["AsyncPagingHTTP"]),
         .executable(name: "feed-demo", targets: ["FeedDemo"]),
     ],
     targets: [
@@ -28,6 +29,13 @@ let package = Package(
             dependencies: ["AsyncPaging"],
             swiftSettings: strictSettings
         ),
+        // HTTP page sources over the toolchain's Foundation (URLSession; FoundationNetworking on
+        // Linux). The engine itself imports no Foundation.
+        .target(
+            name: "AsyncPagingHTTP",
+            dependencies: ["AsyncPaging"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "FeedDemo",
             dependencies: ["AsyncPaging", "AsyncPagingUI"],
@@ -37,6 +45,12 @@ let package = Package(
         .testTarget(
             name: "AsyncPagingTests",
             dependencies: ["AsyncPaging", "AsyncPagingTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AsyncPagingHTTPTests",
+            dependencies: ["AsyncPagingHTTP", "AsyncPaging", "AsyncPagingTesting"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// An example service: one FeedController per client session, kept in a FeedSessionRegistry,
+// served over HTTP by Hummingbird 2. A package of its own, so the library keeps no
+// dependencies. See README.md here.
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "FeedService",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "AsyncPaging", path: "../.."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+    ],
+    targets: [
+        // The application: routes, sessions, the page sources. Built by one function used by
+        // the executable and the tests.
+        .target(
+            name: "FeedServiceApp",
+            dependencies: [
+                .product(name: "AsyncPaging", package: "AsyncPaging"),
+                .product(name: "AsyncPagingHTTP", package: "AsyncPaging"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "FeedService",
+            dependencies: ["FeedServiceApp"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FeedServiceTests",
+            dependencies: [
+                "FeedServiceApp",
+                .product(name: "AsyncPagingTesting", package: "AsyncPaging"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Smoke test of the example service on loopback: build it, start it on 127.0.0.1 with a free
+# port, page one session to the end with curl, check every item came once and in order, delete
+# the session, stop the server by its pid — once over the in-process fake API, once over
+# AsyncPagingHTTP against the package's fixture server as upstream. Bounded: every curl has a timeout, the start waits
+# at most 60 s, the paging at most 20 load-mores.
+#
+#   Examples/FeedService/smoke.sh          (SCRATCH: build folder, default .build-service)
+set -euo pipefail
+cd "$(dirname "$0")"
+export PATH="/opt/swift/usr/bin:$PATH"
+SCRATCH="${SCRATCH:-.build-service}"
+ITEMS=95
+PAGE=20
+
+echo "== build (scratch path $SCRATCH)"
+swift build --scratch-path "$SCRATCH" --product FeedService 2>&1 | tail -1
+BIN="$(swift build --scratch-path "$SCRATCH" --show-bin-path)/FeedService"
+
+# smoke NAME EXPECTED_ITEMS SERVICE_ARGS...: start the service, page session NAME to the end,
+# check ids EXPECTED_ITEMS..1 came once each, newest first, delete the session, stop the service.
+smoke() {
+    local name="$1" expected="$2"
+    shift 2
+    LOG="$(mktemp)"
+    "$BIN" --host 127.0.0.1 --port 0 --page-size "$PAGE" "$@" >"$LOG" 2>&1 &
+    PID=$!
+    local port=""
+    for _ in $(seq 600); do
+        port=$(sed -n 's/^FeedService listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$LOG" | head -1)
+        [ -n "$port" ] && break
+        kill -0 "$PID" 2>/dev/null || { echo "the service exited:"; cat "$LOG"; return 1; }
+        sleep 0.1
+    done
+    [ -n "$port" ] || { echo "the service did not print its port within 60 s"; cat "$LOG"; return 1; }
+    echo "== service pid $PID on 127.0.0.1:$port ($*)"
+    local base="http://127.0.0.1:$port"
+    "${CURL[@]}" "$base/sessions/$name/items" >/dev/null
+    local n kind
+    for n in $(seq 20); do
+        kind=$("${CURL[@]}" -X POST "$base/sessions/$name/more" \
+            | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["outcome"]["kind"])')
+        echo "load-more $n: $kind"
+        [ "$kind" = "endOfData" ] && break
+        [ "$kind" = "completed" ] || { echo "unexpected outcome $kind"; return 1; }
+    done
+    "${CURL[@]}" "$base/sessions/$name/items" | python3 -c "
+import json, sys
+body = json.load(sys.stdin)
+ids = [item['id'] for item in body['items']]
+assert ids == list(range($expected, 0, -1)), 'items: %r' % ids[:30]
+assert body['status']['kind'] == 'endOfData', body['status']
+print('items: %d, every one once, newest first; status endOfData' % len(ids))
+"
+    local status
+    status=$("${CURL[@]}" -o /dev/null -w '%{http_code}' -X DELETE "$base/sessions/$name")
+    [ "$status" = "204" ] || { echo "delete answered $status"; return 1; }
+    kill "$PID"
+    wait "$PID" 2>/dev/null || true
+    PID=""
+    rm -f "$LOG"
+}
+
+CURL=(curl --silent --show-error --fail --max-time 10)
+PID=""
+FIXTURE_PID=""
+cleanup() {
+    [ -n "$PID" ] && { kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; }
+    [ -n "$FIXTURE_PID" ] && { kill "$FIXTURE_PID" 2>/dev/null || true; wait "$FIXTURE_PID" 2>/dev/null || true; }
+    rm -f "${LOG:-}" "${FIXTURE_LOG:-}"
+}
+trap cleanup EXIT
+
+# 1. The in-process fake API.
+smoke fake "$ITEMS" --items "$ITEMS"
+
+# 2. AsyncPagingHTTP against an upstream: the package's fixture server (50 items, a cursor in
+#    the JSON body) on another free port, stopped by its pid.
+FIXTURE_LOG="$(mktemp)"
+FIXTURE_KEEP_RUNNING=1 python3 ../../Tests/AsyncPagingHTTPTests/Fixtures/fixture_server.py </dev/null >"$FIXTURE_LOG" 2>&1 &
+FIXTURE_PID=$!
+UPSTREAM_PORT=""
+for _ in $(seq 300); do
+    UPSTREAM_PORT=$(head -1 "$FIXTURE_LOG")
+    [ -n "$UPSTREAM_PORT" ] && break
+    sleep 0.1
+done
+[ -n "$UPSTREAM_PORT" ] || { echo "the fixture server did not start"; exit 1; }
+smoke upstream 50 --upstream "http://127.0.0.1:$UPSTREAM_PORT/cursor"
+echo "== smoke passed (fake and upstream sessions paged to the end, deleted, services stopped)"

@@ -1,0 +1,2 @@
+/// JSON: `"refresh"` or `"loadMore"`.
+extension FeedSide: Codable {}
