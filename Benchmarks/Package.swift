@@ -37,6 +37,19 @@ let package = Package(
             dependencies: ["FeedBenchKit", "CHeapStats"],
             swiftSettings: strictSettings
         ),
+        // Callgrind's client requests (valgrind/callgrind.h), callable from Swift.
+        .target(name: "CCallgrind"),
+        // The instruction-count suite (instructions.sh runs it under callgrind) and the heap
+        // and growth figures beside it.
+        .executableTarget(
+            name: "feed-instructions",
+            dependencies: [
+                "FeedBenchKit", "CHeapStats", "CCallgrind",
+                .product(name: "AsyncPaging", package: "AsyncPaging"),
+                .product(name: "AsyncPagingUI", package: "AsyncPaging"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The package-benchmark suite, whose malloc counts are checked against Thresholds/.
         .executableTarget(
             name: "FeedBenchmarks",

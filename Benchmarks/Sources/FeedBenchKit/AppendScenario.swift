@@ -23,11 +23,13 @@ public protocol AppendHarness: AnyObject {
 /// the generic body checks the type and runs the specialized code.
 @_specialize(where Item == FeedItem)
 @_specialize(where Item == PostItem)
+@_specialize(where Item == IdentifiedPost)
 public func makeAppendHarness<Item: BenchItem>(_ contender: Contender, firstPage: [Item]) async -> any AppendHarness {
     let source = ImmediateSource(firstPage: firstPage)
     switch contender {
     case .engine: return await EngineAppendHarness(source: source)
-    case .seedPort: return await SeedAppendHarness(source: source)
+    case .seedPort, .appendPort:
+        return await SeedAppendHarness(source: source, appendsInPlace: contender == .appendPort)
     case .combinePort: return CombineAppendHarness(source: source)
     case .floor: return await FloorAppendHarness(source: source)
     }
@@ -48,6 +50,7 @@ final class EngineAppendHarness<Item: BenchItem>: AppendHarness {
 
     @_specialize(where Item == FeedItem)
     @_specialize(where Item == PostItem)
+    @_specialize(where Item == IdentifiedPost)
     func appendPage() async {
         await controller.loadMore()
         receivedCount = await snapshots.next()?.count ?? -1
@@ -59,8 +62,8 @@ final class SeedAppendHarness<Item: BenchItem>: AppendHarness {
     var lists: AsyncStream<[Item]>.Iterator
     private(set) var receivedCount = 0
 
-    init(source: ImmediateSource<Item>) async {
-        feed = SeedPortFeed(source: source)
+    init(source: ImmediateSource<Item>, appendsInPlace: Bool) async {
+        feed = SeedPortFeed(source: source, appendsInPlace: appendsInPlace)
         lists = await feed.subscribe().makeAsyncIterator()
         await feed.refresh()
         while receivedCount < source.firstPage.count, let list = await lists.next() {
@@ -70,6 +73,7 @@ final class SeedAppendHarness<Item: BenchItem>: AppendHarness {
 
     @_specialize(where Item == FeedItem)
     @_specialize(where Item == PostItem)
+    @_specialize(where Item == IdentifiedPost)
     func appendPage() async {
         await feed.loadMore()
         receivedCount = await lists.next()?.count ?? -1
@@ -91,6 +95,7 @@ final class CombineAppendHarness<Item: BenchItem>: AppendHarness {
 
     @_specialize(where Item == FeedItem)
     @_specialize(where Item == PostItem)
+    @_specialize(where Item == IdentifiedPost)
     func appendPage() async {
         feed.loadMore()
     }
@@ -111,6 +116,7 @@ final class FloorAppendHarness<Item: BenchItem>: AppendHarness {
 
     @_specialize(where Item == FeedItem)
     @_specialize(where Item == PostItem)
+    @_specialize(where Item == IdentifiedPost)
     func appendPage() async {
         await feed.loadMore()
         receivedCount += await pages.next()?.count ?? -1

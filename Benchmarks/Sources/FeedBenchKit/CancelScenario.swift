@@ -19,7 +19,8 @@ public func makeCancelHarness(_ contender: Contender) async -> any CancelHarness
     let source = HangingLoadMoreSource()
     switch contender {
     case .engine: return await EngineCancelHarness(source: source)
-    case .seedPort: return await SeedCancelHarness(source: source)
+    case .seedPort, .appendPort:
+        return await SeedCancelHarness(source: source, appendsInPlace: contender == .appendPort)
     case .combinePort: return CombineCancelHarness(source: source)
     case .floor: return FloorCancelHarness(source: source)
     }
@@ -77,8 +78,8 @@ final class SeedCancelHarness: CancelHarness {
     var loadMore: Task<Void, Never>?
     var refresh: Task<Void, Never>?
 
-    init(source: HangingLoadMoreSource) async {
-        feed = SeedPortFeed(source: source)
+    init(source: HangingLoadMoreSource, appendsInPlace: Bool) async {
+        feed = SeedPortFeed(source: source, appendsInPlace: appendsInPlace)
         ends = await feed.subscribeToEnds().makeAsyncIterator()
         await feed.refresh()
         await waitFor(.refresh)

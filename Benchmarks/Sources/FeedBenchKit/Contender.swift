@@ -6,6 +6,11 @@ public enum Contender: String, CaseIterable, Sendable, CustomStringConvertible {
     case engine
     /// Baseline 1: seed 000 ported plainly to Swift concurrency (``SeedPortFeed``).
     case seedPort = "seed-port"
+    /// Baseline 1b: the seed port as a careful developer writes it, appending each page to the
+    /// list in place (`items.append(contentsOf:)`) instead of rebuilding it (``SeedPortFeed``
+    /// with `appendsInPlace`). In place only while no subscriber still holds the previous list:
+    /// a screen that keeps the list it shows makes every append copy, as in the seed port.
+    case appendPort = "append-port"
     /// Baseline 2: seed 000's improved view model in OpenCombine (``CombinePortFeed``).
     case combinePort = "combine-port"
     /// Baseline 3: a plain array and one `AsyncStream` (``FloorFeed``).

@@ -61,8 +61,8 @@ public func runDelivery<Item: BenchItem>(
         }
         return DeliveryResult(duration: elapsed(since: start), pages: pages, deliveries: deliveries)
 
-    case .seedPort:
-        let feed = SeedPortFeed(source: source)
+    case .seedPort, .appendPort:
+        let feed = SeedPortFeed(source: source, appendsInPlace: contender == .appendPort)
         await feed.refresh()
         var streams: [AsyncStream<[Item]>] = []
         for _ in 0..<subscribers { streams.append(await feed.subscribe()) }

@@ -17,6 +17,7 @@ public struct ImmediateSource<Item: BenchItem>: PageSource {
     // The engine and the floor call it through `any PageSource`: see `makeAppendHarness`.
     @_specialize(where Item == FeedItem)
     @_specialize(where Item == PostItem)
+    @_specialize(where Item == IdentifiedPost)
     public func page(for request: PageRequest<Int>) async throws -> Page<Item, Int> {
         guard let cursor = request.cursor else { return Page(items: firstPage, next: 1) }
         return Page(items: page, next: cursor + 1)

@@ -65,3 +65,20 @@ public func makeItems<Item: BenchItem>(
 
 /// The page size of every scenario.
 public let benchPageSize = 20
+
+/// A post as an app declares it: ``PostItem``'s fields, `Identifiable`, so that the engine is
+/// made with its `Identifiable` initializer and drops duplicates by id (the default). The
+/// headline scenario of the instruction suite.
+public struct IdentifiedPost: BenchItem, Identifiable {
+    public var id: Int
+    public var title: String
+    public var author: String
+
+    public static var benchName: String { "identified-post" }
+
+    public init(benchIndex index: Int) {
+        id = index
+        title = "Post \(index): a title long enough to live on the heap"
+        author = "author-\(index)@example.com"
+    }
+}

@@ -15,8 +15,8 @@ public func runManyFeeds(_ contender: Contender, count: Int, morePages: Int) asy
                     await controller.refresh()
                     for _ in 0..<morePages { await controller.loadMore() }
                     return KeptAlive(controller)
-                case .seedPort:
-                    let feed = SeedPortFeed(source: source)
+                case .seedPort, .appendPort:
+                    let feed = SeedPortFeed(source: source, appendsInPlace: contender == .appendPort)
                     await feed.refresh()
                     for _ in 0..<morePages { await feed.loadMore() }
                     return KeptAlive(feed)
@@ -46,8 +46,8 @@ public func makeIdleFeeds(_ contender: Contender, count: Int) -> [AnyObject] {
         switch contender {
         case .engine:
             EngineFeed(source: source, configuration: engineConfiguration(loadsInitialPage: false))
-        case .seedPort:
-            SeedPortFeed(source: source)
+        case .seedPort, .appendPort:
+            SeedPortFeed(source: source, appendsInPlace: contender == .appendPort)
         case .combinePort:
             CombinePortFeed(loadsInitialPage: false, source: source)
         case .floor:
@@ -87,8 +87,9 @@ public func buildLongFeed(_ contender: Contender, items: [FeedItem], allButLastP
         await controller.refresh()
         for _ in 1..<items.count / benchPageSize { await controller.loadMore() }
         return controller
-    case .seedPort:
-        let feed = SeedPortFeed(source: ImmediateSource(firstPage: allButLastPage, page: page))
+    case .seedPort, .appendPort:
+        let feed = SeedPortFeed(
+            source: ImmediateSource(firstPage: allButLastPage, page: page), appendsInPlace: contender == .appendPort)
         await feed.refresh()
         await feed.loadMore()
         return feed

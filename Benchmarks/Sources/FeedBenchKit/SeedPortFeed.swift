@@ -12,6 +12,8 @@ public actor SeedPortFeed<Item: BenchItem> {
     public typealias Fetch = @Sendable (_ side: FeedSide, _ page: Int) async throws -> [Item]
 
     private let fetch: Fetch
+    /// Whether a page is appended in place (the append port) rather than as `items + page`.
+    public let appendsInPlace: Bool
     private var items: [Item] = []
     private var pageNumber = 0
     private var listSubscribers: [AsyncStream<[Item]>.Continuation] = []
@@ -19,14 +21,15 @@ public actor SeedPortFeed<Item: BenchItem> {
     private var headerTask: Task<Void, Never>?
     private var footerTask: Task<Void, Never>?
 
-    public init(fetch: @escaping Fetch) {
+    public init(appendsInPlace: Bool = false, fetch: @escaping Fetch) {
         self.fetch = fetch
+        self.appendsInPlace = appendsInPlace
     }
 
     /// A seed port over `source`: the same pages the engine gets.
-    public init(source: some PageSource<Item, Int>) {
+    public init(source: some PageSource<Item, Int>, appendsInPlace: Bool = false) {
         let clock: any Clock<Duration> = ContinuousClock()
-        self.init { side, page in
+        self.init(appendsInPlace: appendsInPlace) { side, page in
             let request = PageRequest<Int>(
                 cursor: side == .refresh ? nil : page, side: side, pageSize: benchPageSize, clock: clock)
             return try await source.page(for: request).items
@@ -89,7 +92,11 @@ public actor SeedPortFeed<Item: BenchItem> {
     }
 
     private func append(_ page: [Item], number: Int) {
-        items = items + page
+        if appendsInPlace {
+            items.append(contentsOf: page)
+        } else {
+            items = items + page
+        }
         pageNumber = number
         publish()
         end(.loadMore)

@@ -1,0 +1,38 @@
+import CCallgrind
+import Glibc
+
+// feed-instructions: the instruction-count suite and the figures beside it. instructions.sh
+// runs it; see Benchmarks/README.md.
+//
+//   feed-instructions list          every scenario: name, iterations, what one iteration is
+//   feed-instructions run NAME      runs scenario NAME; under callgrind (instructions.sh), only
+//                                   its measured loop is counted
+//   feed-instructions bytes         heap figures (run with MALLOC_ARENA_MAX=1)
+//   feed-instructions growth        wall clock: slowest ÷ median page growing to 1M items
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let quick = arguments.contains("--quick")
+
+switch arguments.first {
+case "list":
+    for scenario in allScenarios { print("\(scenario.name)\t\(scenario.iterations)\t\(scenario.summary)") }
+case "run":
+    guard arguments.count >= 2, let scenario = allScenarios.first(where: { $0.name == arguments[1] }) else {
+        print("feed-instructions run: unknown scenario \(arguments.dropFirst().first ?? "(none)")")
+        exit(2)
+    }
+    if scenario.name.hasPrefix("model.") || scenario.name.hasPrefix("controller.") {
+        await scenario.run(scenario.iterations) // these run on the main actor, as a screen's model does
+    } else {
+        // Off the main actor, as a benchmark of the engine would run (a hop per call otherwise).
+        await Task.detached { await scenario.run(scenario.iterations) }.value
+    }
+    print("\(scenario.name)\t\(scenario.iterations)")
+case "bytes":
+    await Task.detached { await bytesFigures(quick: quick) }.value
+case "growth":
+    await Task.detached { await growthFigures(quick: quick) }.value
+default:
+    print("usage: feed-instructions list | run NAME | bytes [--quick] | growth [--quick]")
+    exit(2)
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The instruction-count suite: every scenario of feed-instructions runs once under valgrind's
+# callgrind (release build), counting only its measured loop (the program switches
+# instrumentation on around it and zeroes the counters: callgrind's client requests), and the
+# per-iteration counts are checked against Thresholds/<Swift version>/instructions.tsv. The heap
+# figures (glibc's bytes in use, MALLOC_ARENA_MAX=1) are checked the same way. Instruction and
+# byte counts repeat within a fraction of a percent, so they can gate CI; wall clock never does.
+#
+#   Benchmarks/instructions.sh            check against the thresholds (about 2 minutes after the build)
+#   Benchmarks/instructions.sh --update   record the current counts as the thresholds
+#   Benchmarks/instructions.sh --growth   also the wall-clock growth figure (not checked)
+#
+# Results: results/instructions.tsv (name, iterations, per iteration) and results/instructions.md.
+set -euo pipefail
+cd "$(dirname "$0")"
+SCRATCH="${SCRATCH:-$PWD/../.build-bench}"
+SWIFT_VERSION="$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -1)"
+THRESHOLDS="$PWD/Thresholds/$SWIFT_VERSION/instructions.tsv"
+MARGIN_PERCENT="${MARGIN_PERCENT:-3}"
+UPDATE=0
+GROWTH=0
+for arg in "$@"; do
+    case "$arg" in
+        --update) UPDATE=1 ;;
+        --growth) GROWTH=1 ;;
+        *) echo "usage: instructions.sh [--update] [--growth]" >&2; exit 2 ;;
+    esac
+done
+command -v valgrind >/dev/null || { echo "instructions: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+[ -f /usr/include/valgrind/callgrind.h ] || { echo "instructions: valgrind/callgrind.h is missing" >&2; exit 1; }
+
+swift build -c release --scratch-path "$SCRATCH" --product feed-instructions
+BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/feed-instructions"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+# Valgrind 3.19 cannot read the DWARF of Swift 6 binaries: run a copy without it.
+cp "$BIN" "$WORK/feed-instructions"
+strip -g "$WORK/feed-instructions"
+# Valgrind 3.19 writes into the signal mask that rt_sigsuspend is given, which the Swift runtime
+# keeps in read-only memory (valgrind crashes on it): this shim hands the call a copy.
+cc -O2 -shared -fPIC Instructions/sigsuspend_copy.c -o "$WORK/sigsuspend_copy.so"
+
+mkdir -p results
+OUT=results/instructions.tsv
+: > "$OUT"
+while IFS=$'\t' read -r name iterations _; do
+    LD_PRELOAD="$WORK/sigsuspend_copy.so" valgrind --tool=callgrind --instr-atstart=no \
+        --callgrind-out-file="$WORK/$name.out" "$WORK/feed-instructions" run "$name" > /dev/null 2> "$WORK/$name.err" || {
+        echo "instructions: $name failed under valgrind:" >&2
+        tail -20 "$WORK/$name.err" >&2
+        exit 1
+    }
+    total="$(awk '/^totals:/ { print $2 }' "$WORK/$name.out")"
+    printf '%s\t%s\t%s\n' "$name" "$iterations" "$((total / iterations))" >> "$OUT"
+    printf '%-44s %12s instructions per iteration\n' "$name" "$((total / iterations))"
+done < <("$WORK/feed-instructions" list)
+
+# Heap figures: one run, every thread's allocations in one arena.
+MALLOC_ARENA_MAX=1 "$WORK/feed-instructions" bytes | while IFS=$'\t' read -r key value; do
+    printf '%s\t1\t%s\n' "bytes.$key" "$value" >> "$OUT"
+    printf '%-44s %12.2f\n' "bytes.$key" "$value"
+done
+if [ "$GROWTH" = 1 ]; then
+    "$WORK/feed-instructions" growth > results/growth.tsv
+    cat results/growth.tsv
+fi
+GROWTH_FILE=""
+[ "$GROWTH" = 1 ] && GROWTH_FILE=results/growth.tsv
+python3 Instructions/report.py "$OUT" $GROWTH_FILE > results/instructions.md
+
+if [ "$UPDATE" = 1 ]; then
+    mkdir -p "$(dirname "$THRESHOLDS")"
+    grep -v '\.ratio\b' "$OUT" > "$THRESHOLDS"
+    echo "instructions: recorded $(wc -l < "$THRESHOLDS") thresholds in $THRESHOLDS"
+    exit 0
+fi
+[ -f "$THRESHOLDS" ] || { echo "instructions: no thresholds in $THRESHOLDS; run instructions.sh --update" >&2; exit 1; }
+python3 Instructions/check.py "$THRESHOLDS" "$OUT" "$MARGIN_PERCENT"
