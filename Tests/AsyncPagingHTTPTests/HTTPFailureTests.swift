@@ -12,7 +12,7 @@ import AsyncPagingTesting
 @Suite("HTTP failures")
 struct HTTPFailureTests {
     static func cursorSource(_ server: FixtureServer, _ query: String) -> HTTPPageSource<FixtureItem, String> {
-        .cursorInBody(url: server.url("/cursor?\(query)"), body: CursorBody.self, items: \.data, next: \.next_cursor)
+        .cursorInBody(url: server.url("/cursor?\(query)"), body: CursorBody.self, items: \.data, next: \.next_cursor, transport: server.transport)
     }
 
     @Test("503 twice, then a page: the retry policy gets it on the third attempt")
@@ -107,7 +107,7 @@ struct HTTPFailureTests {
         try await withDeadline(20, "400 not retried") {
             let feed = FeedController<FixtureItem, String>(
                 source: HTTPPageSource.cursorInBody(
-                    url: server.url("/status?code=400&key=bad"), body: CursorBody.self, items: \.data, next: \.next_cursor),
+                    url: server.url("/status?code=400&key=bad"), body: CursorBody.self, items: \.data, next: \.next_cursor, transport: server.transport),
                 configuration: try FeedConfiguration(
                     pageSize: 10, loadsInitialPage: false,
                     retry: RetryPolicy(maximumAttempts: 3, initialBackoff: .milliseconds(10))),
@@ -177,7 +177,7 @@ struct HTTPFailureTests {
         let server = try FixtureServer.start()
         defer { server.stop() }
         let source = HTTPPageSource<FixtureItem, String>.cursorInBody(
-            url: server.url("/status?code=400"), body: CursorBody.self, items: \.data, next: \.next_cursor)
+            url: server.url("/status?code=400"), body: CursorBody.self, items: \.data, next: \.next_cursor, transport: server.transport)
         let error = await #expect(throws: HTTPPageError.self) {
             _ = try await withDeadline(20, "400") {
                 try await source.page(for: PageRequest(cursor: nil, side: .refresh, pageSize: 5, clock: ContinuousClock()))

@@ -26,19 +26,19 @@ struct PaginationSchemeTests {
             switch scheme {
             case .cursorInBody:
                 let source = HTTPPageSource<FixtureItem, String>.cursorInBody(
-                    url: server.url("/cursor"), body: CursorBody.self, items: \.data, next: \.next_cursor)
+                    url: server.url("/cursor"), body: CursorBody.self, items: \.data, next: \.next_cursor, transport: server.transport)
                 ids = try await Self.page(FeedController(source: source, configuration: configuration, id: \.id), server)
             case .linkHeader:
                 let source = HTTPPageSource<FixtureItem, URL>.linkHeader(
-                    url: server.url("/link"), body: [FixtureItem].self, items: { $0 })
+                    url: server.url("/link"), body: [FixtureItem].self, items: { $0 }, transport: server.transport)
                 ids = try await Self.page(FeedController(source: source, configuration: configuration, id: \.id), server)
             case .offsetLimit:
                 let source = HTTPPageSource<FixtureItem, Int>.offsetLimit(
-                    url: server.url("/offset"), body: ItemsBody.self, items: \.items, total: \.total)
+                    url: server.url("/offset"), body: ItemsBody.self, items: \.items, total: \.total, transport: server.transport)
                 ids = try await Self.page(FeedController(source: source, configuration: configuration, id: \.id), server)
             case .pageNumbers:
                 let source = HTTPPageSource<FixtureItem, Int>.pageNumbers(
-                    url: server.url("/pages"), body: ItemsBody.self, items: \.items, hasMore: \.has_more)
+                    url: server.url("/pages"), body: ItemsBody.self, items: \.items, hasMore: \.has_more, transport: server.transport)
                 ids = try await Self.page(FeedController(source: source, configuration: configuration, id: \.id), server)
             }
             #expect(ids == Array((1...50).reversed()))

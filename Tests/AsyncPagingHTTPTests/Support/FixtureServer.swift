@@ -11,6 +11,13 @@ final class FixtureServer: Sendable {
     let process: Process
     let port: Int
     private let stdinPipe: Pipe
+    /// The transport the tests' page sources use: a session of this server's own, so that no
+    /// other test's requests share its connection pool or work queue (with `URLSession.shared`
+    /// a cancelled request's close was once not seen within 25 s while the whole suite ran
+    /// under the thread sanitizer).
+    let transport: URLSessionTransport
+    /// The transport of the control routes (long polls), apart from the sources' connections.
+    private let controlTransport: URLSessionTransport
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -21,6 +28,8 @@ final class FixtureServer: Sendable {
         self.process = process
         self.port = port
         self.stdinPipe = stdinPipe
+        transport = URLSessionTransport(session: URLSession(configuration: .ephemeral))
+        controlTransport = URLSessionTransport(session: URLSession(configuration: .ephemeral))
     }
 
     static var scriptURL: URL {
@@ -63,12 +72,14 @@ final class FixtureServer: Sendable {
     /// `waitUntilExit()` is not used: it can hang inside a test's task on Linux).
     func stop() {
         try? stdinPipe.fileHandleForWriting.close()
+        transport.session.invalidateAndCancel()
+        controlTransport.session.invalidateAndCancel()
     }
 
     // MARK: Control routes
 
     private func getJSON(_ path: String, method: String = "GET") async throws -> [String: Any] {
-        let response = try await URLSessionTransport().send(HTTPTransportRequest(method: method, url: url(path)))
+        let response = try await controlTransport.send(HTTPTransportRequest(method: method, url: url(path)))
         return (try JSONSerialization.jsonObject(with: response.body) as? [String: Any]) ?? [:]
     }
 
