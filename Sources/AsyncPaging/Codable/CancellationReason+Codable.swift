@@ -1,10 +1,17 @@
 /// JSON: `"preemptedByRefresh"`, `"preemptedByLoadMore"`, `"supersededByNewerRequest"` or
 /// `"closed"`.
 extension CancellationReason: Codable {
-    static let _names: [(CancellationReason, String)] = [
-        (.preemptedByRefresh, "preemptedByRefresh"), (.preemptedByLoadMore, "preemptedByLoadMore"),
-        (.supersededByNewerRequest, "supersededByNewerRequest"), (.closed, "closed"),
-    ]
+    /// Every case with its name, from the exhaustive switch below (no case can go unnamed).
+    static let _names: [(CancellationReason, String)] = allCases.map { ($0, $0._codingName) }
+
+    var _codingName: String {
+        switch self {
+        case .preemptedByRefresh: "preemptedByRefresh"
+        case .preemptedByLoadMore: "preemptedByLoadMore"
+        case .supersededByNewerRequest: "supersededByNewerRequest"
+        case .closed: "closed"
+        }
+    }
 
     /// Encodes in the JSON shape documented on this extension.
     public func encode(to encoder: any Encoder) throws { try _NamedCases.encode(self, names: Self._names, to: encoder) }

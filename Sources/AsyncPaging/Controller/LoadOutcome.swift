@@ -1,5 +1,5 @@
 /// Why a load was cancelled.
-public enum CancellationReason: Sendable, Hashable, CustomStringConvertible {
+public enum CancellationReason: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// A refresh started and cancelled this load-more (the header wins over the footer).
     case preemptedByRefresh
     /// A load-more started and cancelled this refresh
@@ -24,7 +24,7 @@ public enum CancellationReason: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a call started no load.
-public enum IgnoreReason: Sendable, Hashable, CustomStringConvertible {
+public enum IgnoreReason: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The controller is closed.
     case closed
     /// `retry()` found no failed load to retry.

@@ -55,9 +55,9 @@ struct CodableTests {
     func roundTrips() throws {
         let decodedFailure = try Self.roundTrip(Self.failure)
         for side in FeedSide.allCases { #expect(try Self.roundTrip(side) == side) }
-        let reasons: [CancellationReason] = [.preemptedByRefresh, .preemptedByLoadMore, .supersededByNewerRequest, .closed]
+        let reasons = CancellationReason.allCases
         for reason in reasons { #expect(try Self.roundTrip(reason) == reason) }
-        let ignores: [IgnoreReason] = [.closed, .nothingToRetry, .refreshInFlight, .firstPageLoading]
+        let ignores = IgnoreReason.allCases // every case, so that a new one cannot go unnamed
         for reason in ignores { #expect(try Self.roundTrip(reason) == reason) }
         let ends: [FeedEndReason] = [.completed, .endOfData, .cancelled(.closed), .failed(decodedFailure)]
         for end in ends {
