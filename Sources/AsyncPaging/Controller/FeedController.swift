@@ -295,7 +295,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     ///   ``LoadOutcome/completed(_:)`` and the current list's count as ``LoadSummary/itemsApplied``.
     /// - If the first page is loading (a refresh before any page), it joins that load.
     /// - If the first page failed, it answers that failure (``LoadOutcome/failed(_:)``); call
-    ///   ``retry()`` to run it again.
+    ///   ``retry(_:)`` to run it again.
     /// - If no load ran yet (``FeedConfiguration/loadsInitialPage`` is off), it starts the refresh.
     @discardableResult
     @inlinable public func waitForFirstPage() async -> LoadResult {
