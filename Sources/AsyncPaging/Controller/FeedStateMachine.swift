@@ -143,7 +143,7 @@
     @usableFromInline var isClosed = false
     /// Cursors fetched since the last refresh, at either end: a page pointing back to one of
     /// them would loop.
-    @usableFromInline var followedCursors: Set<Cursor> = []
+    @usableFromInline var followedCursors = _FollowedCursors<Cursor>()
     @usableFromInline var lastLoadID: UInt64 = 0
     /// The cursor the last refresh started from, where `retry()` runs a failed refresh again.
     @usableFromInline var refreshOrigin: Cursor?
@@ -354,7 +354,7 @@
             return true
         }
         if isRefresh {
-            followedCursors = []
+            followedCursors.removeAll()
             hasLoadedFirstPage = true
             failures = []
             start = Edge()
