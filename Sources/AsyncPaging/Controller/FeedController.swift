@@ -173,9 +173,14 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     deinit {
         tasks.cancelAll()
-        for load in machine.activeLoads {
-            broadcaster.publish(.ended(load.side, .cancelled(.closed)))
-        }
+        // Close as `close()` would: the machine ends the loads in flight; their end events and
+        // the last states go out before the streams finish (no caller can be waiting: a caller
+        // keeps the controller alive).
+        var machine = self.machine
+        var actions: [Machine.Action] = []
+        machine.closeRequested(into: &actions)
+        for case let .emit(event) in actions { broadcaster.publish(event) }
+        broadcaster.publish(machine.status, machine.loadStates)
         broadcaster.finish(finalStatus: .closed)
     }
 

@@ -127,6 +127,35 @@ struct BothEndsControllerTests {
         #expect(await feed.cursors == FeedCursors(previous: nil, next: 3, reachedEnd: false, reachedStart: true))
     }
 
+    @Test("close while both ends load: no side reads loading afterwards, and the stream ends saying so")
+    func closeLeavesNoSideLoading() async {
+        let feed = await openedFeed(source())
+        let states = StreamRecorder(feed.loadStates)
+        async let older = feed.loadPrevious()
+        async let newer = feed.loadMore()
+        await clock.waitForSleepers(2)
+        await feed.close()
+        #expect(await older.outcome == .cancelled(.closed))
+        #expect(await newer.outcome == .cancelled(.closed))
+        #expect(!feed.currentLoadStates.isLoading)
+        #expect(feed.currentStatus == .closed)
+        #expect(await states.waitForFinish().last?.isLoading == false)
+    }
+
+    @Test("releasing a feed while both ends load ends both and leaves no side loading")
+    func releaseLeavesNoSideLoading() async {
+        var feed: PostFeed? = await openedFeed(source())
+        let states = StreamRecorder(feed!.loadStates)
+        let events = StreamRecorder(feed!.events)
+        feed!.send(.loadPrevious)
+        feed!.send(.loadMore)
+        await clock.waitForSleepers(2)
+        feed = nil
+        #expect(await states.waitForFinish().last?.isLoading == false)
+        let ended = await events.waitForFinish().filter { if case .ended(_, .cancelled(.closed)) = $0 { true } else { false } }
+        #expect(ended.count == 2)
+    }
+
     @Test("refresh(from:) reopens the list at another cursor")
     func refreshFromACursor() async {
         let feed = await openedFeed(source())
