@@ -8,8 +8,15 @@ import AsyncPaging
     /// a prepend, dropped when the list is replaced.
     @usableFromInline var visibleRows: Range<Int>?
     /// The model's requests not answered yet, by side; a retry counts as a refresh (its side
-    /// is not known before the answer, and it blocks both ends like one).
-    @usableFromInline var pending: [FeedSide: Int] = [:]
+    /// is not known before the answer, and it blocks both ends like one). Counters, not a
+    /// dictionary: every request of every page passes here.
+    @usableFromInline var pendingRefreshes = 0
+    @usableFromInline var pendingLoadsMore = 0
+    @usableFromInline var pendingLoadsPrevious = 0
+    /// Whether the model follows ``AsyncPaging/FeedController/loadStates``: from the moment the
+    /// list can grow at its start. Before, every change of the states also changes the summary
+    /// status or the list, which the model follows anyway, so a one-ended feed pays nothing.
+    @usableFromInline var followsLoadStates = false
     /// The ends whose load was ignored because the first page or a refresh was loading, and the
     /// policy let the refresh win: their load is sent again once the refresh has ended.
     @usableFromInline var buffered: Set<FeedSide> = []
@@ -18,6 +25,29 @@ import AsyncPaging
     @usableFromInline var halted: Set<FeedSide> = []
 
     @inlinable init() {}
+
+    /// The requests of `side` not answered yet.
+    @usableFromInline subscript(pending side: FeedSide) -> Int {
+        get {
+            switch side {
+            case .refresh: pendingRefreshes
+            case .loadMore: pendingLoadsMore
+            case .loadPrevious: pendingLoadsPrevious
+            }
+        }
+        set {
+            switch side {
+            case .refresh: pendingRefreshes = newValue
+            case .loadMore: pendingLoadsMore = newValue
+            case .loadPrevious: pendingLoadsPrevious = newValue
+            }
+        }
+    }
+
+    /// The sides with a request not answered yet.
+    var pendingSides: Set<FeedSide> {
+        Set(FeedSide.allCases.filter { self[pending: $0] > 0 })
+    }
 }
 
 extension FeedModel.Operation {
@@ -43,7 +73,7 @@ extension FeedModel {
     func _feedState() -> PrefetchTrigger.FeedState {
         PrefetchTrigger.FeedState(
             loadStates: controller.currentLoadStates, isClosed: controller.currentStatus == .closed,
-            bothEnds: controller.configuration.bothEnds, pendingSides: Set(_edges.pending.keys))
+            bothEnds: controller.configuration.bothEnds, pendingSides: _edges.pendingSides)
     }
 
     // MARK: Reports
@@ -103,15 +133,14 @@ extension FeedModel {
 
     /// Counts a request as pending for its side, before it is sent.
     @usableFromInline func _requestSent(_ operation: Operation) {
-        _edges.pending[operation.pendingSide, default: 0] += 1
+        _edges[pending: operation.pendingSide] += 1
     }
 
     /// Takes a request's answer: no longer pending; a load ignored for a refresh that wins is
     /// buffered, one ignored for another reason stops the fill at that end.
     @usableFromInline func _requestAnswered(_ operation: Operation, _ result: LoadResult) {
         let key = operation.pendingSide
-        let left = (_edges.pending[key] ?? 1) - 1
-        _edges.pending[key] = left > 0 ? left : nil
+        _edges[pending: key] = max(_edges[pending: key] - 1, 0)
         guard let side = result.side, side != .refresh else { return }
         switch result.outcome {
         case .ignored(.firstPageLoading), .ignored(.refreshInFlight):
@@ -119,7 +148,7 @@ extension FeedModel {
         case .ignored:
             _edges.halted.insert(side)
         case .completed:
-            _edges.halted.remove(side)
+            if !_edges.halted.isEmpty { _edges.halted.remove(side) }
         case .endOfData, .cancelled, .failed:
             break
         }
@@ -129,7 +158,7 @@ extension FeedModel {
 
     /// Follows the per-side states: a change of one side alone (the start failing while the
     /// end loads) changes neither the list nor the summary status.
-    @usableFromInline func _followLoadStates() {
+    func _followLoadStates() {
         let states = controller.loadStates
         let task = Task { [weak self] in
             for await _ in states {
@@ -161,22 +190,36 @@ extension FeedModel {
         }
         let states = controller.currentLoadStates
         if states != _loadStates { _set(loadStates: states) }
-        if controller.currentStatus == .closed {
+        if _status == .closed {
             _edges.buffered = []
             return
+        }
+        if !_edges.followsLoadStates, _growsAtItsStart(states, snapshot) {
+            _edges.followsLoadStates = true
+            _followLoadStates()
         }
         _replayBufferedHints(states)
         _fill()
     }
 
+    /// Whether the list can grow at its start: a first page is in and its start is not the
+    /// start of the data, or a load before it runs or failed.
+    private func _growsAtItsStart(_ states: FeedLoadStates, _ snapshot: FeedSnapshot<Item>) -> Bool {
+        switch states.loadPrevious {
+        case .reachedEnd: false
+        case .loading, .failed: true
+        case .idle: snapshot.generation > 0
+        }
+    }
+
     /// Sends the loads buffered while a refresh won, once no refresh is loading or pending.
     /// Under ``AsyncPaging/BothEndsPolicy/cancelOther`` one at a time, the end first.
     private func _replayBufferedHints(_ states: FeedLoadStates) {
-        guard !_edges.buffered.isEmpty, !states.refresh.isLoading, _edges.pending[.refresh] == nil else { return }
+        guard !_edges.buffered.isEmpty, !states.refresh.isLoading, _edges.pendingRefreshes == 0 else { return }
         let oneAtATime = controller.configuration.bothEnds == .cancelOther
         for side in [FeedSide.loadMore, .loadPrevious] where _edges.buffered.contains(side) {
             let other: FeedSide = side == .loadMore ? .loadPrevious : .loadMore
-            if oneAtATime, states[other].isLoading || _edges.pending[other] != nil { continue }
+            if oneAtATime, states[other].isLoading || _edges[pending: other] > 0 { continue }
             _edges.buffered.remove(side)
             launch(.load(side))
         }

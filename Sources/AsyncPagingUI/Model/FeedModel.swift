@@ -8,8 +8,10 @@ import Synchronization
 /// SwiftUI views read its properties and are updated when they change; UIKit code reads them
 /// in `withObservationTracking` (or binds ``AsyncPaging/FeedController/refreshCommands``). The view calls
 /// the methods: ``rowAppeared(at:)`` (or ``visibleRowsChanged(_:)`` or ``scrolled(_:)``) to
-/// load more near the end, ``refresh()``, ``loadMore()`` and ``retry()``, and the pull
-/// methods when it has custom pull gestures.
+/// load more near the end and the page before the first near the start (a feed opened in the
+/// middle of its data), ``refresh()``, ``loadMore()``, ``loadPrevious()`` and ``retry()``, and
+/// the pull methods when it has custom pull gestures. ``loadStates`` tells each side at once:
+/// "loading older…" at the top while the bottom shows its own state.
 ///
 /// ```swift
 /// struct PostList: View {
@@ -207,7 +209,6 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
         ]
         subscriptions.withLock { $0 = tasks }
         sync()
-        _followLoadStates()
     }
 
     deinit {
@@ -397,7 +398,9 @@ extension FeedModel where Item: Identifiable {
             if list[index].id == id { return rowAppeared(at: index) }
             index -= 1
         }
-        // The first rows load the page before the first.
+        // The first rows load the page before the first, unless the list starts at the start of
+        // the data (a pattern match: cheaper than comparing the states).
+        if case .reachedEnd = _loadStates.loadPrevious { return .skip(.notNearEnd) }
         index = 0
         while index < min(lowest, prefetch.prefetchDistance + 1) {
             if list[index].id == id { return rowAppeared(at: index) }
