@@ -104,6 +104,35 @@ struct FeedModelBothEndsTests {
         #expect(model.items.first == Post(id: 40))
     }
 
+    @Test func theGeometryNearTheTopLoadsOlder() async {
+        let source = numberedSource(pages: 10)
+        let (feed, _) = makeController(source: source, initialCursor: 5)
+        let model = FeedModel(controller: feed, prefetch: PrefetchTrigger(bottomDistance: 100, topDistance: 100))
+        await waitUntil { model.items.count == 10 && isSettled(model) }
+        let middle = FeedScrollGeometry(contentOffset: 300, contentHeight: 1_000, viewportHeight: 400)
+        #expect(model.scrolled(middle) == .skip(.notNearEnd))
+        let nearTop = FeedScrollGeometry(contentOffset: 80, contentHeight: 1_000, viewportHeight: 400)
+        #expect(model.scrolled(nearTop) == .loadPrevious)
+        #expect(model.scrolled(nearTop) == .skip(.loadInFlight))
+        await waitUntil { model.items.count == 20 && isSettled(model) }
+        #expect(cursors(source) == [5, 4])
+    }
+
+    @Test func extremeRowsNeverTrap() async {
+        let source = numberedSource(pages: 2)
+        let (feed, _) = makeController(source: source, initialCursor: 1)
+        let model = FeedModel(controller: feed)
+        await waitUntil { model.items.count == 10 && isSettled(model) }
+        #expect(model.rowAppeared(at: .min) == .skip(.notNearEnd))
+        #expect(model.rowAppeared(at: .max) == .skip(.endOfData)) // past the end: near it, and it is done
+        #expect(model.visibleRowsChanged((Int.max - 5)..<Int.max) == .skip(.endOfData))
+        // The prepend would move the remembered rows past Int.max: they are dropped instead.
+        let result = await model.loadPrevious()
+        #expect(result.outcome == .completed(LoadSummary(itemsApplied: 10, reachedEnd: true)))
+        #expect(model.visibleRowsChanged(Int.min..<(Int.min + 1)) == .skip(.notNearEnd))
+        #expect(cursors(source) == [1, 0])
+    }
+
     // MARK: The fill rule
 
     @Test func oneHintKeepsLoadingAtTheEndUntilTheDistanceIsFilled() async {
