@@ -14,9 +14,12 @@ final class StressTally: Sendable {
         var droppedStreams = 0
         var rounds = 0
         var fetches = 0
+        /// Items of load-previous and load-more pages in the lists checked after quiescence.
+        var prependedItemsChecked = 0
+        var appendedItemsChecked = 0
     }
 
-    private let state = Locked((counts: Counts(), problems: [String]()))
+    private let state = Locked((counts: Counts(), problems: [String](), knownEngineBugs: [String]()))
 
     var counts: Counts { state.withLock { $0.counts } }
     var problems: [String] { state.withLock { $0.problems } }
@@ -29,13 +32,22 @@ final class StressTally: Sendable {
         state.withLock { $0.problems.append(message) }
     }
 
+    /// Findings of an engine bug already reported (h7-model-ENGINE-BUGS.md), recorded as a known
+    /// issue: visible in the test output without failing the suite, until the engine is fixed.
+    var knownEngineBugs: [String] { state.withLock { $0.knownEngineBugs } }
+
+    func knownEngineBug(_ message: String) {
+        state.withLock { $0.knownEngineBugs.append(message) }
+    }
+
     var summary: String {
         let counts = self.counts
         return """
             \(counts.rounds) rounds, \(counts.callsReturned) awaited calls (of \(counts.callsStarted) started), \
             \(counts.sends) sends, \(counts.closes) closes, \(counts.fetches) fetches, \
             \(counts.subscriptions) subscriptions (\(counts.cancelledSubscribers) left by task cancellation, \
-            \(counts.brokenSubscribers) by break, \(counts.droppedStreams) dropped unread)
+            \(counts.brokenSubscribers) by break, \(counts.droppedStreams) dropped unread), \
+            lists checked with \(counts.prependedItemsChecked) prepended and \(counts.appendedItemsChecked) appended items
             """
     }
 }
