@@ -3,10 +3,14 @@ import AsyncPagingTesting
 import Foundation
 import Testing
 
-/// Model-based randomized testing: thousands of seeded runs of random operations against a
-/// scripted source whose answers vary (pages, failures, empty pages, end of data, slow
-/// answers, hangs, answers that ignore cancellation, duplicate ids, repeated cursors), each
-/// checked after every step against ``ReferenceModel`` and the invariants.
+/// Model-based randomized testing: thousands of seeded runs of random operations (refresh,
+/// refresh from a cursor, load more, load previous, retry of any side or none, clock moves,
+/// subscribers, close) on a feed that may open in the middle of its data, against a scripted
+/// source whose pages have both cursors and whose answers vary at both ends (pages, failures,
+/// empty pages that claim more, the start and the end of the data, slow answers, hangs,
+/// answers that ignore cancellation, duplicate ids, repeated cursors), each checked after
+/// every step against ``ReferenceModel`` and the invariants: list and each version's change,
+/// status, the state of each side, cursors, events, diagnostics, requests, outcomes, sleepers.
 ///
 /// - `ASYNCPAGING_SEED=n` replays seed `n` alone and prints its trace.
 /// - `ASYNCPAGING_SEQUENCES` (default 10,000) and `ASYNCPAGING_FIRST_SEED` (default 0) pick
@@ -37,12 +41,24 @@ struct ModelCheckingTests {
         let replaying = Self.environment("ASYNCPAGING_SEED") != nil
         let tracing = Self.environment("ASYNCPAGING_TRACE_SEEDS") == 1
         var failures = 0
+        var knownEngineBugs: [String] = []
+        defer {
+            withKnownIssue(
+                "engine bug 1 (h7-model-ENGINE-BUGS.md): currentLoadStates still says loading after close()",
+                isIntermittent: true
+            ) {
+                if let first = knownEngineBugs.first {
+                    Issue.record("\(knownEngineBugs.count) runs, first: \(first)")
+                }
+            }
+        }
         for seed in Self.seeds(ofShard: shard) {
             let run = ModelRun(seed: seed, verbose: replaying)
             if tracing { TraceOutput.write("seed \(seed) starts") }
             defer { if tracing { TraceOutput.write("seed \(seed) ends") } }
             do {
                 try await run.run(steps: Self.steps)
+                knownEngineBugs += run.knownEngineBugs.prefix(1).map { "seed \(seed): \($0)" }
             } catch {
                 failures += 1
                 let trace = run.trace.suffix(40).joined(separator: "\n")
