@@ -8,8 +8,10 @@ import Synchronization
 /// SwiftUI views read its properties and are updated when they change; UIKit code reads them
 /// in `withObservationTracking` (or binds ``AsyncPaging/FeedController/refreshCommands``). The view calls
 /// the methods: ``rowAppeared(at:)`` (or ``visibleRowsChanged(_:)`` or ``scrolled(_:)``) to
-/// load more near the end, ``refresh()``, ``loadMore()`` and ``retry()``, and the pull
-/// methods when it has custom pull gestures.
+/// load more near the end and the page before the first near the start (a feed opened in the
+/// middle of its data), ``refresh()``, ``loadMore()``, ``loadPrevious()`` and ``retry()``, and
+/// the pull methods when it has custom pull gestures. ``loadStates`` tells each side at once:
+/// "loading older…" at the top while the bottom shows its own state.
 ///
 /// ```swift
 /// struct PostList: View {
@@ -54,6 +56,16 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
             return _status
         }
         set { _set(status: newValue) }
+    }
+    /// What each side is doing, newest value: a screen shows "loading older…" or "start of the
+    /// data" at the top from ``AsyncPaging/FeedLoadStates/loadPrevious`` while the bottom shows its
+    /// own side (``AsyncPaging/FeedLoadStates/loadMore``).
+    public private(set) var loadStates: FeedLoadStates {
+        get {
+            observation.access(self, keyPath: keyPaths.loadStates)
+            return _loadStates
+        }
+        set { _set(loadStates: newValue) }
     }
     /// The pull-to-refresh header, or `nil` when the screen has none.
     public private(set) var header: PullGesture? {
@@ -100,6 +112,10 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
     @usableFromInline var _header: PullGesture?
     @usableFromInline var _footer: PullGesture?
     @usableFromInline var _requestsInFlight: Int
+    @usableFromInline var _loadStates: FeedLoadStates
+    /// The bookkeeping of the two ends (FeedModel+BothEnds.swift): the rows last reported, the
+    /// requests per side, the buffered hints.
+    @usableFromInline var _edges = _EdgeBookkeeping()
 
     @usableFromInline let observation: ObservationRegistrar
     @usableFromInline let keyPaths: KeyPaths
@@ -111,6 +127,7 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
         @usableFromInline let header: KeyPath<FeedModel, PullGesture?>
         @usableFromInline let footer: KeyPath<FeedModel, PullGesture?>
         @usableFromInline let requestsInFlight: KeyPath<FeedModel, Int>
+        @usableFromInline let loadStates: KeyPath<FeedModel, FeedLoadStates>
 
         // Not inlinable: key path literals of properties with a private setter cannot be.
         @usableFromInline init() {
@@ -119,6 +136,7 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
             header = \.header
             footer = \.footer
             requestsInFlight = \.requestsInFlight
+            loadStates = \.loadStates
         }
     }
 
@@ -128,6 +146,10 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
 
     @inlinable func _set(status: FeedStatus) {
         observation.withMutation(of: self, keyPath: keyPaths.status) { _status = status }
+    }
+
+    @inlinable func _set(loadStates: FeedLoadStates) {
+        observation.withMutation(of: self, keyPath: keyPaths.loadStates) { _loadStates = loadStates }
     }
 
     @inlinable func _set(header: PullGesture?) {
@@ -167,6 +189,7 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
         _footer = footer
         _items = controller.currentSnapshot
         _status = controller.currentStatus
+        _loadStates = controller.currentLoadStates
         // Subscribe now, so nothing that happens from here on is missed.
         let statuses = controller.statuses
         let snapshots = controller.snapshots
@@ -198,6 +221,10 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
     public var isRefreshing: Bool { status == .refreshing }
     /// Whether a load-more is in flight (or waiting to retry).
     public var isLoadingMore: Bool { status == .loadingMore }
+    /// Whether a load before the first page is in flight (or waiting to retry), whatever the
+    /// other sides do: read from ``loadStates``, since the summary ``status`` shows a load-more
+    /// over it.
+    public var isLoadingPrevious: Bool { loadStates.loadPrevious.isLoading }
     /// Whether the last page has been loaded.
     public var isEndOfData: Bool { status == .endOfData }
     /// The failure of the last load, until a retry or a new request.
@@ -208,36 +235,40 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
     // MARK: Loading more from the list's position
 
     /// Reports that row `index` of ``items`` is about to appear; loads more when it is within
-    /// the prefetch distance of the end. Reports while a load is in flight, at the end of the
-    /// data or after a failure start nothing, so a list bouncing on its last row loads once.
+    /// the prefetch distance of the end, and loads the page before the first when it is within
+    /// the distance of the start. Each end decides from its own side of ``loadStates``: reports
+    /// while that end loads, after it reached the end of the data or failed start nothing there,
+    /// so a list bouncing on its last row loads once. The row is remembered for the fill rule
+    /// (``visibleRowsChanged(_:)``).
+    /// - Returns: The summary of both ends' decisions (``PrefetchTrigger/Decisions/summary``):
+    ///   ``PrefetchTrigger/Decision/loadMore`` when the end loads (the start may load too).
     @discardableResult
     public func rowAppeared(at index: Int) -> PrefetchTrigger.Decision {
-        loadMore(if: prefetch.decision(
-            forRow: index, itemCount: controller.currentSnapshot.count,
-            status: controller.currentStatus, requestPending: _requestsInFlight > 0))
+        _prefetch(row: index).summary
     }
 
-    /// Reports the rows on screen; loads more when the last one is near the end.
+    /// Reports the rows on screen; the last one near the end loads more, the first one near
+    /// the start loads the page before the first.
+    ///
+    /// The model remembers the rows (shifted by the rows a prepend adds above them, dropped
+    /// when a refresh replaces the list) and **fills**: after a page lands at an end, if the
+    /// rows are still within the prefetch distance of that end, it loads there again, until
+    /// the distance is filled or that end reached the end of the data or failed.
+    /// - Returns: The summary of both ends' decisions (``PrefetchTrigger/Decisions/summary``).
     @discardableResult
     public func visibleRowsChanged(_ rows: Range<Int>) -> PrefetchTrigger.Decision {
-        loadMore(if: prefetch.decision(
-            forVisibleRows: rows, itemCount: controller.currentSnapshot.count,
-            status: controller.currentStatus, requestPending: _requestsInFlight > 0))
+        _prefetch(rows: rows).summary
     }
 
     /// Reports the scroll geometry: updates the pull of both gestures from the overscroll at
-    /// each end, and loads more when the list is within the trigger's bottom distance.
+    /// each end, loads more when the list is within the trigger's bottom distance, and loads
+    /// the page before the first within its top distance (when the start can load).
+    /// - Returns: The summary of both ends' decisions (``PrefetchTrigger/Decisions/summary``).
     @discardableResult
     public func scrolled(_ geometry: FeedScrollGeometry) -> PrefetchTrigger.Decision {
         updateGesture(.refresh) { $0.pull(by: geometry.overscrollAtTop) }
         updateGesture(.loadMore) { $0.pull(by: geometry.overscrollAtBottom) }
-        return loadMore(if: prefetch.decision(
-            for: geometry, status: controller.currentStatus, requestPending: _requestsInFlight > 0))
-    }
-
-    private func loadMore(if decision: PrefetchTrigger.Decision) -> PrefetchTrigger.Decision {
-        if decision == .loadMore { launch(.loadMore) }
-        return decision
+        return _prefetch(geometry: geometry).summary
     }
 
     // MARK: Pull gestures
@@ -286,20 +317,28 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
     @discardableResult
     @inlinable public func loadMore() async -> LoadResult { await perform(.loadMore) }
 
+    /// Loads the page before the first page and prepends it, and returns once the load has
+    /// ended; ``items`` then holds it, every older index moved up by the prepended count
+    /// (``AsyncPaging/FeedChange/prepended(_:)``).
+    @discardableResult
+    @inlinable public func loadPrevious() async -> LoadResult { await perform(.loadPrevious) }
+
     /// Runs the failed load again, and returns once it has ended.
     @discardableResult
     @inlinable public func retry() async -> LoadResult { await perform(.retry) }
 
-    @usableFromInline enum Operation { case refresh, loadMore, retry }
+    @usableFromInline enum Operation { case refresh, loadMore, loadPrevious, retry }
 
     @inlinable func perform(_ operation: Operation) async -> LoadResult {
+        _requestSent(operation)
         _set(requestsInFlight: _requestsInFlight + 1)
         return await complete(operation)
     }
 
     /// Sends a request from synchronous UI code. It counts as in flight at once, before the
     /// task that carries it runs, so a report that follows in the same turn loads nothing more.
-    private func launch(_ operation: Operation, then answered: @escaping (LoadResult) -> Void = { _ in }) {
+    func launch(_ operation: Operation, then answered: @escaping (LoadResult) -> Void = { _ in }) {
+        _requestSent(operation)
         requestsInFlight = _requestsInFlight + 1
         Task { answered(await complete(operation)) }
     }
@@ -309,8 +348,10 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
         let result = switch operation {
         case .refresh: await controller.refresh()
         case .loadMore: await controller.loadMore()
+        case .loadPrevious: await controller.loadPrevious()
         case .retry: await controller.retry()
         }
+        _requestAnswered(operation, result)
         _set(requestsInFlight: _requestsInFlight - 1)
         sync()
         return result
@@ -320,6 +361,7 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
 
     /// Copies the controller's newest list and status, and the availability of the gestures.
     @inlinable func sync() {
+        let previous = _items
         let snapshot = controller.currentSnapshot
         if snapshot.version != _items.version { _set(items: snapshot) }
         let status = controller.currentStatus
@@ -335,13 +377,15 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
                 $0.setLoading(loading)
             }
         }
+        _edgesSynced(previous: previous)
     }
 }
 
 extension FeedModel where Item: Identifiable {
     /// Reports that `item` is about to appear; see ``rowAppeared(at:)``. Only the last
-    /// `prefetchDistance + 1` items can load more, so only they are searched: an item further
-    /// up costs that many comparisons, not a scan of the list.
+    /// `prefetchDistance + 1` items can load more, and only the first `prefetchDistance + 1`
+    /// can load the page before the first, so only they are searched: an item in the middle
+    /// costs that many comparisons, not a scan of the list.
     // Inlinable, so that the search runs specialized for the app's `Item` (unspecialized, each
     // comparison looked up generic metadata and witnesses); it reads the stored list directly.
     @discardableResult
@@ -353,6 +397,14 @@ extension FeedModel where Item: Identifiable {
         while index >= lowest {
             if list[index].id == id { return rowAppeared(at: index) }
             index -= 1
+        }
+        // The first rows load the page before the first, unless the list starts at the start of
+        // the data (a pattern match: cheaper than comparing the states).
+        if case .reachedEnd = _loadStates.loadPrevious { return .skip(.notNearEnd) }
+        index = 0
+        while index < min(lowest, prefetch.prefetchDistance + 1) {
+            if list[index].id == id { return rowAppeared(at: index) }
+            index += 1
         }
         return .skip(.notNearEnd)
     }
