@@ -36,12 +36,6 @@ extension Concurrency {
             }
             let elapsed = started.duration(to: .now)
             print("stress: \(tally.summary) in \(elapsed)")
-            withKnownIssue(
-                "engine bug 1 (h7-model-ENGINE-BUGS.md): currentLoadStates still says loading after close()",
-                isIntermittent: true
-            ) {
-                for finding in tally.knownEngineBugs.prefix(3) { Issue.record("\(finding)") }
-            }
             if case .some(.some(let problems)) = failure {
                 Issue.record("""
                     stress seed \(seed): \(problems.prefix(30).joined(separator: "\n"))

@@ -41,29 +41,12 @@ struct ModelCheckingTests {
         let replaying = Self.environment("ASYNCPAGING_SEED") != nil
         let tracing = Self.environment("ASYNCPAGING_TRACE_SEEDS") == 1
         var failures = 0
-        var knownEngineBugs: [String] = []
-        defer {
-            withKnownIssue(
-                "engine bugs 1 and 2 (h7-model-ENGINE-BUGS.md): load states after close(); retry(side) and bothEnds",
-                isIntermittent: true
-            ) {
-                for bug in ["engine bug 1", "engine bug 2"] {
-                    let runs = knownEngineBugs.filter { $0.contains(bug) }
-                    if let first = runs.first { Issue.record("\(bug): \(runs.count) runs, first: \(first)") }
-                }
-            }
-        }
         for seed in Self.seeds(ofShard: shard) {
             let run = ModelRun(seed: seed, verbose: replaying)
             if tracing { TraceOutput.write("seed \(seed) starts") }
             defer { if tracing { TraceOutput.write("seed \(seed) ends") } }
             do {
                 try await run.run(steps: Self.steps)
-                for bug in ["engine bug 1", "engine bug 2"] {
-                    if let found = run.knownEngineBugs.first(where: { $0.contains(bug) }) {
-                        knownEngineBugs.append("seed \(seed): \(found)")
-                    }
-                }
             } catch {
                 failures += 1
                 let trace = run.trace.suffix(40).joined(separator: "\n")

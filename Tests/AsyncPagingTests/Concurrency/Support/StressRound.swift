@@ -76,9 +76,7 @@ struct StressRound {
         detector.enter("round \(number): waiting for every load to end (\(feed.currentLoadStates))")
         var quietPolls = 0
         while quietPolls < 20 {
-            // After close the load states are left as they were (engine bug 1): the status tells.
-            let loading = feed.currentStatus == .closed ? false : feed.currentLoadStates.isLoading
-            quietPolls = loading || feed.currentStatus.isLoading ? 0 : quietPolls + 1
+            quietPolls = feed.currentLoadStates.isLoading || feed.currentStatus.isLoading ? 0 : quietPolls + 1
             try? await ContinuousClock().sleep(for: .milliseconds(1))
         }
         checkList(feed.currentSnapshot, source: source, problem: problem)
@@ -108,7 +106,7 @@ struct StressRound {
         if lastStatus != .closed { problem("the status stream ended on \(String(describing: lastStatus)), not closed") }
         if feed.currentLoadStates.isLoading {
             // A closed controller loads nothing: close() ends every load (as cancelled by close).
-            tally.knownEngineBug("round \(number): after close the load states say \(feed.currentLoadStates)")
+            problem("after close the load states say \(feed.currentLoadStates)")
         }
         problems.withLock { $0.append(contentsOf: Self.eventProblems(allEvents)) }
         let appliedRefreshes = allEvents.count { event in

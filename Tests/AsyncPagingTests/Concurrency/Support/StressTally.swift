@@ -19,7 +19,7 @@ final class StressTally: Sendable {
         var appendedItemsChecked = 0
     }
 
-    private let state = Locked((counts: Counts(), problems: [String](), knownEngineBugs: [String]()))
+    private let state = Locked((counts: Counts(), problems: [String]()))
 
     var counts: Counts { state.withLock { $0.counts } }
     var problems: [String] { state.withLock { $0.problems } }
@@ -30,14 +30,6 @@ final class StressTally: Sendable {
 
     func problem(_ message: String) {
         state.withLock { $0.problems.append(message) }
-    }
-
-    /// Findings of an engine bug already reported (h7-model-ENGINE-BUGS.md), recorded as a known
-    /// issue: visible in the test output without failing the suite, until the engine is fixed.
-    var knownEngineBugs: [String] { state.withLock { $0.knownEngineBugs } }
-
-    func knownEngineBug(_ message: String) {
-        state.withLock { $0.knownEngineBugs.append(message) }
     }
 
     var summary: String {

@@ -39,8 +39,6 @@ final class ModelRun {
     private(set) var trace: [String] = []
     /// Disagreements that are engine bugs already reported (h7-model-ENGINE-BUGS.md): the test
     /// records them as known issues, so they stay visible without hiding other findings.
-    private var closedLoadStatesBugs: [String] = []
-    var knownEngineBugs: [String] { closedLoadStatesBugs + model.knownEngineBugs }
 
     init(seed: UInt64, verbose: Bool = false) {
         self.seed = seed
@@ -301,14 +299,9 @@ final class ModelRun {
             try checkVersion(snapshot, who: "the current snapshot")
             try expect(snapshot.version == model.version, "version \(snapshot.version) != model \(model.version)")
             try expect(feed.currentStatus == model.status, "status \(feed.currentStatus) != model \(model.status)")
-            if !model.isClosed {
-                try expect(
-                    feed.currentLoadStates == model.loadStates,
-                    "load states \(feed.currentLoadStates) != model \(model.loadStates)")
-            } else if feed.currentLoadStates.isLoading {
-                // Engine bug 1 (h7-model-ENGINE-BUGS.md): close() leaves the load states as they were.
-                closedLoadStatesBugs.append("after close the load states say \(feed.currentLoadStates) (engine bug 1)")
-            }
+            try expect(
+                feed.currentLoadStates == model.loadStates,
+                "load states \(feed.currentLoadStates) != model \(model.loadStates)")
             let counts = feed.subscriberCounts
             let expected = model.isClosed ? 0 : subscribers.count + 1
             try expect(

@@ -21,12 +21,6 @@ import AsyncPaging
 /// sleeping and comes back as a stale result. When the loads at both ends fall due at the same
 /// instant, their order is the scheduler's: ``advance(to:)`` returns one model per order.
 struct ReferenceModel {
-    /// Engine bug 2 (h7-model-ENGINE-BUGS.md): `retry(side)` starts a load at an end without
-    /// applying `bothEnds: .cancelOther`. While it is not fixed, the model does what the engine
-    /// does there and notes it in ``knownEngineBugs``, so the runs check everything else and the
-    /// disagreement stays visible as a known issue. Set to `false` once the engine is fixed.
-    static let engineBug2RetryKeepsOtherEnd = true
-
     /// The two ends of the list, by the side that grows them.
     static let ends: [FeedSide] = [.loadMore, .loadPrevious]
 
@@ -145,8 +139,6 @@ struct ReferenceModel {
     private var lastSleeperID = 0
     /// The deadlines of the sleepers created since ``beginOperation()``, even those gone again.
     private(set) var createdDeadlines: [Duration] = []
-    /// Where the documented rule and the engine part, for an engine bug already reported.
-    private(set) var knownEngineBugs: [String] = []
     /// Broken invariants of the model itself (two fetches of one side at once, two sleepers of
     /// one load due together).
     private(set) var violations: [String] = []
@@ -348,12 +340,7 @@ struct ReferenceModel {
         end.stoppedBy = nil
         ends[side] = end
         // A load at an end started by retry is still a load at that end (BothEndsPolicy).
-        let other: FeedSide = side == .loadMore ? .loadPrevious : .loadMore
-        if Self.engineBug2RetryKeepsOtherEnd, configuration.bothEnds == .cancelOther, loads[other] != nil {
-            knownEngineBugs.append("retry(.\(side)) left the load at the other end running under bothEnds: .cancelOther (engine bug 2)")
-        } else {
-            cancelOtherEndIfAsked(startingAt: side)
-        }
+        cancelOtherEndIfAsked(startingAt: side)
         clearFailures(at: side)
         startLoad(
             side, cursor: refetch ? end.edgePageCursor : end.cursor, attempt: failure.attempt + 1, announce: true,
