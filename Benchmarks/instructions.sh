@@ -8,6 +8,8 @@
 #
 #   Benchmarks/instructions.sh            check against the thresholds (about 2 minutes after the build)
 #   Benchmarks/instructions.sh --update   record the current counts as the thresholds
+#   UPDATE_ONLY='regex' Benchmarks/instructions.sh --update
+#                                         record only the figures whose name matches (the rest stay)
 #   Benchmarks/instructions.sh --growth   also the wall-clock growth figure (not checked)
 #
 # Results: results/instructions.tsv (name, iterations, per iteration) and results/instructions.md.
@@ -70,6 +72,20 @@ python3 Instructions/report.py "$OUT" $GROWTH_FILE > results/instructions.md
 
 if [ "$UPDATE" = 1 ]; then
     mkdir -p "$(dirname "$THRESHOLDS")"
+    if [ -n "${UPDATE_ONLY:-}" ] && [ -f "$THRESHOLDS" ]; then
+        python3 - "$THRESHOLDS" "$OUT" "$UPDATE_ONLY" <<'PY'
+import re, sys
+path, measured_path, pattern = sys.argv[1:]
+measured = {line.split("\t")[0]: line for line in open(measured_path) if line.strip()}
+lines = [line for line in open(path) if line.strip()]
+names = [line.split("\t")[0] for line in lines]
+out = [measured[name] if re.search(pattern, name) and name in measured else line for name, line in zip(names, lines)]
+out += [line for name, line in measured.items() if re.search(pattern, name) and name not in names and not name.endswith(".ratio")]
+open(path, "w").write("".join(out))
+print("instructions: recorded " + ", ".join(n for n in measured if re.search(pattern, n) and not n.endswith(".ratio")))
+PY
+        exit 0
+    fi
     grep -v '\.ratio\b' "$OUT" > "$THRESHOLDS"
     echo "instructions: recorded $(wc -l < "$THRESHOLDS") thresholds in $THRESHOLDS"
     exit 0
