@@ -20,6 +20,10 @@ WIDER_MARGINS = {
     "page.posts-ids.engine.suspending": 0.06,
     "page.two-word.append-port": 0.06,
     "cancel.engine": 0.05,
+    # One page, so no averaging: since the id index prepares its next table ahead (a growth
+    # no longer zeroes it at once) the page's ~60k instructions moved by 57.6-62.4k over six
+    # runs (2026-11-23), the subscriber's wake-up dominating.
+    "page.posts-ids.engine.growing-98k": 0.10,
 }
 
 thresholds, measured, default_margin = load(sys.argv[1]), load(sys.argv[2]), float(sys.argv[3]) / 100
