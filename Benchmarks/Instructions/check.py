@@ -26,6 +26,8 @@ WIDER_MARGINS = {
     "page.posts-ids.engine.growing-98k": 0.10,
 }
 
+MALLOC_SLACK = 1.0
+
 thresholds, measured, default_margin = load(sys.argv[1]), load(sys.argv[2]), float(sys.argv[3]) / 100
 failed, improved = [], []
 for name, limit in sorted(thresholds.items()):
@@ -35,6 +37,14 @@ for name, limit in sorted(thresholds.items()):
     value = measured.get(name)
     if value is None:
         failed.append(f"{name}: not measured")
+    elif name.startswith("mallocs."):
+        # Allocations per iteration: a whole allocation of slack (as smoke.sh gives), since a
+        # hand-off that finds its consumer waiting or not changes them by a fraction per page
+        # (controller from the main actor: 5.02-5.48 over three runs, 2026-11-23).
+        if value > limit + MALLOC_SLACK:
+            failed.append(f"{name}: {value:.2f} > {limit:.2f} + {MALLOC_SLACK}")
+        elif value < limit - MALLOC_SLACK:
+            improved.append(f"{name}: {value:.2f} < {limit:.2f} - {MALLOC_SLACK}")
     elif value > limit * (1 + margin):
         failed.append(f"{name}: {value:,.0f} > {limit:,.0f} + {margin:.0%}")
     elif value < limit * (1 - margin):
