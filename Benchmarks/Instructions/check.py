@@ -24,9 +24,14 @@ WIDER_MARGINS = {
     # no longer zeroes it at once) the page's ~60k instructions moved by 57.6-62.4k over six
     # runs (2026-11-23), the subscriber's wake-up dominating.
     "page.posts-ids.engine.growing-98k": 0.10,
+    # The UI model's page: two regimes under fair scheduling, ~87k and ~95k (instructions.sh).
+    "model.page.posts-ids": 0.12,
 }
 
 MALLOC_SLACK = 1.0
+# The UI model's page: 8.1-9.9 allocations over ten runs (dispatch continuations for the
+# subscription tasks' wake-ups, as many as the interleaving makes).
+WIDER_MALLOC_SLACK = {"mallocs.model.page.posts-ids": 1.5}
 
 thresholds, measured, default_margin = load(sys.argv[1]), load(sys.argv[2]), float(sys.argv[3]) / 100
 failed, improved = [], []
@@ -41,10 +46,11 @@ for name, limit in sorted(thresholds.items()):
         # Allocations per iteration: a whole allocation of slack (as smoke.sh gives), since a
         # hand-off that finds its consumer waiting or not changes them by a fraction per page
         # (controller from the main actor: 5.02-5.48 over three runs, 2026-11-23).
-        if value > limit + MALLOC_SLACK:
-            failed.append(f"{name}: {value:.2f} > {limit:.2f} + {MALLOC_SLACK}")
-        elif value < limit - MALLOC_SLACK:
-            improved.append(f"{name}: {value:.2f} < {limit:.2f} - {MALLOC_SLACK}")
+        slack = WIDER_MALLOC_SLACK.get(name, MALLOC_SLACK)
+        if value > limit + slack:
+            failed.append(f"{name}: {value:.2f} > {limit:.2f} + {slack}")
+        elif value < limit - slack:
+            improved.append(f"{name}: {value:.2f} < {limit:.2f} - {slack}")
     elif value > limit * (1 + margin):
         failed.append(f"{name}: {value:,.0f} > {limit:,.0f} + {margin:.0%}")
     elif value < limit * (1 - margin):
