@@ -21,6 +21,7 @@ enum EventText {
         switch reason {
         case .preemptedByRefresh: "cancelled by a refresh"
         case .preemptedByLoadMore: "cancelled by a load-more"
+        case .preemptedByLoadPrevious: "cancelled by a load of older items"
         case .supersededByNewerRequest: "replaced by a newer request"
         case .closed: "cancelled on close"
         }
@@ -44,6 +45,10 @@ enum EventText {
     }
 
     static func name(of side: FeedSide) -> String {
-        side == .refresh ? "refresh" : "load-more"
+        switch side {
+        case .refresh: "refresh"
+        case .loadMore: "load-more"
+        case .loadPrevious: "load-previous"
+        }
     }
 }

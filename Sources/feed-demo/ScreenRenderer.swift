@@ -147,7 +147,7 @@ struct ScreenRenderer {
             segments.append(Segment(text: "\(separator)\(text)", tone: .quiet))
         case .closed:
             segments.append(Segment(text: "\(separator)closed", tone: .quiet))
-        case .idle, .refreshing:
+        case .idle, .refreshing, .loadingPrevious:
             if count > 0, below == 0 { segments.append(Segment(text: " · ↓ scroll down to load more")) }
         }
         return segments

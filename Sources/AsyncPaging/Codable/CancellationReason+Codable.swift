@@ -1,4 +1,5 @@
-/// JSON: `"preemptedByRefresh"`, `"preemptedByLoadMore"`, `"supersededByNewerRequest"` or
+/// JSON: `"preemptedByRefresh"`, `"preemptedByLoadMore"`, `"preemptedByLoadPrevious"`,
+/// `"supersededByNewerRequest"` or
 /// `"closed"`.
 extension CancellationReason: Codable {
     /// Every case with its name, from the exhaustive switch below (no case can go unnamed).
@@ -8,6 +9,7 @@ extension CancellationReason: Codable {
         switch self {
         case .preemptedByRefresh: "preemptedByRefresh"
         case .preemptedByLoadMore: "preemptedByLoadMore"
+        case .preemptedByLoadPrevious: "preemptedByLoadPrevious"
         case .supersededByNewerRequest: "supersededByNewerRequest"
         case .closed: "closed"
         }

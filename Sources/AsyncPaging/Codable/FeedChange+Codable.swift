@@ -1,6 +1,8 @@
-/// JSON: `{"kind": "initial"}`, `{"kind": "replaced"}` or
-/// `{"kind": "appended", "lowerBound": 15, "upperBound": 30}`. An appended range whose bounds
-/// are reversed or negative is a `DecodingError`.
+/// JSON: `{"kind": "initial"}`, `{"kind": "replaced"}`,
+/// `{"kind": "appended", "lowerBound": 15, "upperBound": 30}`,
+/// `{"kind": "prepended", "lowerBound": 0, "upperBound": 20}` or
+/// `{"kind": "extended", "prepended": {"lowerBound": 0, "upperBound": 20}, "appended": {…}}`. A
+/// range whose bounds are reversed or negative is a `DecodingError`.
 extension FeedChange: Codable {
     /// Encodes in the JSON shape documented on this extension.
     public func encode(to encoder: any Encoder) throws {
@@ -10,8 +12,16 @@ extension FeedChange: Codable {
         case .replaced: try container.encode("replaced", forKey: .kind)
         case .appended(let range):
             try container.encode("appended", forKey: .kind)
-            try container.encode(range.lowerBound, forKey: "lowerBound")
-            try container.encode(range.upperBound, forKey: "upperBound")
+            try Self.encode(range, into: &container)
+        case .prepended(let range):
+            try container.encode("prepended", forKey: .kind)
+            try Self.encode(range, into: &container)
+        case .extended(let prepended, let appended):
+            try container.encode("extended", forKey: .kind)
+            var prependedContainer = container.nestedContainer(keyedBy: _FeedCodingKey.self, forKey: "prepended")
+            try Self.encode(prepended, into: &prependedContainer)
+            var appendedContainer = container.nestedContainer(keyedBy: _FeedCodingKey.self, forKey: "appended")
+            try Self.encode(appended, into: &appendedContainer)
         }
     }
 
@@ -22,15 +32,28 @@ extension FeedChange: Codable {
         switch kind {
         case "initial": self = .initial
         case "replaced": self = .replaced
-        case "appended":
-            let lower = try container.decode(Int.self, forKey: "lowerBound")
-            let upper = try container.decode(Int.self, forKey: "upperBound")
-            guard lower >= 0, lower <= upper else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: "upperBound", in: container, debugDescription: "invalid range \(lower)..<\(upper)")
-            }
-            self = .appended(lower..<upper)
+        case "appended": self = .appended(try Self.decodeRange(from: container))
+        case "prepended": self = .prepended(try Self.decodeRange(from: container))
+        case "extended":
+            self = .extended(
+                prepended: try Self.decodeRange(from: container.nestedContainer(keyedBy: _FeedCodingKey.self, forKey: "prepended")),
+                appended: try Self.decodeRange(from: container.nestedContainer(keyedBy: _FeedCodingKey.self, forKey: "appended")))
         default: throw container.unknownKind(kind, of: FeedChange.self)
         }
+    }
+
+    static func encode(_ range: Range<Int>, into container: inout KeyedEncodingContainer<_FeedCodingKey>) throws {
+        try container.encode(range.lowerBound, forKey: "lowerBound")
+        try container.encode(range.upperBound, forKey: "upperBound")
+    }
+
+    static func decodeRange(from container: KeyedDecodingContainer<_FeedCodingKey>) throws -> Range<Int> {
+        let lower = try container.decode(Int.self, forKey: "lowerBound")
+        let upper = try container.decode(Int.self, forKey: "upperBound")
+        guard lower >= 0, lower <= upper else {
+            throw DecodingError.dataCorruptedError(
+                forKey: "upperBound", in: container, debugDescription: "invalid range \(lower)..<\(upper)")
+        }
+        return lower..<upper
     }
 }

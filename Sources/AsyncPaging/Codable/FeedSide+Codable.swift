@@ -1,2 +1,2 @@
-/// JSON: `"refresh"` or `"loadMore"`.
+/// JSON: `"refresh"`, `"loadMore"` or `"loadPrevious"`.
 extension FeedSide: Codable {}

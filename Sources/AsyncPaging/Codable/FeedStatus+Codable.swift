@@ -1,4 +1,5 @@
 /// JSON: `{"kind": "idle"}`, `{"kind": "refreshing"}`, `{"kind": "loadingMore"}`,
+/// `{"kind": "loadingPrevious"}`,
 /// `{"kind": "endOfData"}`, `{"kind": "failed", "failure": {…}}` or `{"kind": "closed"}`.
 extension FeedStatus: Codable {
     /// Encodes in the JSON shape documented on this extension.
@@ -8,6 +9,7 @@ extension FeedStatus: Codable {
         case .idle: try container.encode("idle", forKey: .kind)
         case .refreshing: try container.encode("refreshing", forKey: .kind)
         case .loadingMore: try container.encode("loadingMore", forKey: .kind)
+        case .loadingPrevious: try container.encode("loadingPrevious", forKey: .kind)
         case .endOfData: try container.encode("endOfData", forKey: .kind)
         case .failed(let failure):
             try container.encode("failed", forKey: .kind)
@@ -24,6 +26,7 @@ extension FeedStatus: Codable {
         case "idle": self = .idle
         case "refreshing": self = .refreshing
         case "loadingMore": self = .loadingMore
+        case "loadingPrevious": self = .loadingPrevious
         case "endOfData": self = .endOfData
         case "failed": self = .failed(try container.decode(FeedFailure.self, forKey: .failure))
         case "closed": self = .closed

@@ -16,8 +16,13 @@ public struct FeedConfiguration: Sendable, Hashable {
     public let loadMoreDuringRefresh: LoadMoreDuringRefreshPolicy
     /// What `refresh()` does while another refresh is in flight.
     public let refreshDuringRefresh: RefreshDuringRefreshPolicy
-    /// What `loadMore()` does while another load-more is in flight.
+    /// What `loadMore()` does while another load-more is in flight (and `loadPrevious()` while
+    /// another load-previous is).
     public let loadMoreDuringLoadMore: LoadMoreDuringLoadMorePolicy
+    /// What `loadPrevious()` does while a refresh is in flight.
+    public let loadPreviousDuringRefresh: LoadPreviousDuringRefreshPolicy
+    /// Whether a load at one end of the list lets a load at the other end run on.
+    public let bothEnds: BothEndsPolicy
     /// Automatic retries of a failed load.
     public let retry: RetryPolicy
     /// How long one fetch may take, on the controller's clock, before it is cancelled and
@@ -42,6 +47,8 @@ public struct FeedConfiguration: Sendable, Hashable {
         loadMoreDuringRefresh: LoadMoreDuringRefreshPolicy = .cancelRefresh,
         refreshDuringRefresh: RefreshDuringRefreshPolicy = .restart,
         loadMoreDuringLoadMore: LoadMoreDuringLoadMorePolicy = .join,
+        loadPreviousDuringRefresh: LoadPreviousDuringRefreshPolicy = .cancelRefresh,
+        bothEnds: BothEndsPolicy = .runBoth,
         retry: RetryPolicy = .none,
         timeout: Duration? = nil,
         duplicates: DuplicatePolicy = .drop,
@@ -58,14 +65,17 @@ public struct FeedConfiguration: Sendable, Hashable {
         self.loadMoreDuringRefresh = loadMoreDuringRefresh
         self.refreshDuringRefresh = refreshDuringRefresh
         self.loadMoreDuringLoadMore = loadMoreDuringLoadMore
+        self.loadPreviousDuringRefresh = loadPreviousDuringRefresh
+        self.bothEnds = bothEnds
         self.retry = retry
         self.timeout = timeout
         self.duplicates = duplicates
         self.maximumEmptyPagesFollowed = maximumEmptyPagesFollowed
     }
 
-    /// The defaults: pages of 20, initial load on, seed overlap rules, no retry, no timeout,
-    /// duplicates dropped, up to 3 empty pages followed.
+    /// The defaults: pages of 20, initial load on, seed overlap rules (applied to both ends of the
+    /// list alike, and loads at the two ends run at once), no retry, no timeout, duplicates
+    /// dropped, up to 3 empty pages followed.
     public static let `default`: FeedConfiguration = {
         do { return try FeedConfiguration() } catch { fatalError("the default configuration is valid: \(error)") }
     }()

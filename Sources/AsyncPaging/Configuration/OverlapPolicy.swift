@@ -16,7 +16,8 @@ public enum RefreshDuringRefreshPolicy: Sendable, Hashable {
     case join
 }
 
-/// What `loadMore()` does while another load-more is in flight.
+/// What `loadMore()` does while another load-more is in flight, and `loadPrevious()` while
+/// another load-previous is: the rule for repeated requests at one end.
 public enum LoadMoreDuringLoadMorePolicy: Sendable, Hashable {
     /// The newer call joins the load in flight and gets its outcome: a user bouncing at the
     /// bottom fetches once (the seeds' `flatMapFirst`).
@@ -33,4 +34,24 @@ public enum DuplicatePolicy: Sendable, Hashable {
     case drop
     /// Every item is kept, duplicates included, and none is counted.
     case keep
+}
+
+/// What `loadPrevious()` does while a refresh is in flight.
+public enum LoadPreviousDuringRefreshPolicy: Sendable, Hashable {
+    /// The refresh is cancelled (its data is never applied) and the load-previous runs from the
+    /// current list's first cursor: the same rule as ``LoadMoreDuringRefreshPolicy/cancelRefresh``.
+    case cancelRefresh
+    /// The refresh wins; the load-previous is ignored (``IgnoreReason/refreshInFlight``).
+    case ignoreLoadPrevious
+}
+
+/// What a load at one end of the list does to a load in flight at the other end.
+public enum BothEndsPolicy: Sendable, Hashable {
+    /// Both run at once, each on its own: a chat can load older and newer messages together.
+    /// Their pages land in whichever order they arrive, each at its own end.
+    case runBoth
+    /// The newer load cancels the one at the other end (its data is never applied); it ends as
+    /// cancelled by ``CancellationReason/preemptedByLoadMore`` or
+    /// ``CancellationReason/preemptedByLoadPrevious``.
+    case cancelOther
 }

@@ -1,10 +1,13 @@
 /// The paging engine of one feed: it owns the pages, runs the loads and publishes the list.
 ///
 /// A controller fetches pages from a ``PageSource``. A refresh (the header) fetches the first
-/// page and replaces the list; a load-more (the footer) fetches the next page and appends it.
-/// Starting one cancels the other, and a result that arrives for a cancelled load is dropped,
-/// even from a source that ignores cancellation. The rules are listed in the README and live
-/// in one place, `FeedStateMachine`; this actor only carries them out.
+/// page — or the page at a cursor, ``refresh(from:)`` — and replaces the list; a load-more (the
+/// footer) fetches the page after the last one and appends it; a load-previous fetches the page
+/// before the first one and prepends it. A refresh cancels the loads at both ends, a load at
+/// an end cancels a refresh (by default), and the two ends load at once. A result that arrives
+/// for a cancelled load is dropped, even from a source that ignores cancellation. The rules are
+/// listed in the README and live in one place, `FeedStateMachine`; this actor only carries them
+/// out (`FeedController+Actions.swift`) and runs the tasks (`FeedController+Tasks.swift`).
 ///
 /// ```swift
 /// let feed = FeedController<Post, Int>(clock: ContinuousClock()) { request in
@@ -15,7 +18,8 @@
 /// ```
 ///
 /// Outputs are `nonisolated` and each access is a new, independent subscription:
-/// ``snapshots`` (the list), ``events`` (begin and end of every load) and ``statuses``.
+/// ``snapshots`` (the list), ``events`` (begin and end of every load), ``loadStates`` (what
+/// each side is doing) and ``statuses`` (a one-value summary).
 ///
 /// Every timer (the timeout, the retry backoff) runs on the injected clock, and sources get
 /// the same clock in ``PageRequest/clock``: with a test clock a test decides when time passes.
@@ -26,7 +30,7 @@
 // without `final`, calls went through the class's method table and were not specialized at
 // all. Benchmarks/README.md has the measurements.
 public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
-    @usableFromInline typealias Machine = FeedStateMachine<Cursor>
+    @usableFromInline typealias Machine = FeedStateMachine<Item, Cursor>
     @usableFromInline typealias LoadID = Machine.LoadID
     @usableFromInline typealias FetchAnswer = Result<Page<Item, Cursor>, any Error>
 
@@ -47,22 +51,20 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @usableFromInline var machine: Machine
     @usableFromInline var store = ItemStore<Item>()
     @usableFromInline var latest: FeedSnapshot<Item> = .initial
-    /// The page a fetch just returned, while the machine decides what to do with it.
-    @usableFromInline var arrivedPage: Page<Item, Cursor>?
-    /// What the last applied page did, for the outcome of its callers.
-    @usableFromInline var lastApplied: (id: LoadID, applied: Int, dropped: Int)?
     @usableFromInline var waiters: [Waiter] = []
+    /// Answers given at once beyond the first of one action list, accepted after it.
+    @usableFromInline var deferredAnswers: [ArrivedAnswer] = []
     /// The action list the machine writes into, reused so that a page allocates no array.
     @usableFromInline var actionBuffer: [Machine.Action] = []
     @usableFromInline var random = SystemRandomNumberGenerator()
 
     @usableFromInline struct Waiter {
         @usableFromInline let id: LoadID
-        @usableFromInline let side: FeedSide?
+        @usableFromInline let side: FeedSide
         @usableFromInline let joined: Bool
         @usableFromInline let continuation: UnsafeContinuation<LoadResult, Never>
 
-        @inlinable init(id: LoadID, side: FeedSide?, joined: Bool, continuation: UnsafeContinuation<LoadResult, Never>) {
+        @inlinable init(id: LoadID, side: FeedSide, joined: Bool, continuation: UnsafeContinuation<LoadResult, Never>) {
             self.id = id
             self.side = side
             self.joined = joined
@@ -102,12 +104,15 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     ///   - source: Where pages come from.
     ///   - clock: The clock of every timer, and of ``PageRequest/clock``.
     ///   - configuration: Page size, initial load, overlap policies, retry, timeout, duplicates.
+    ///   - initialCursor: Where the initial load starts: `nil` (the default) for the first page,
+    ///     or the cursor of the page to open at (a deep link), after which both ends can load.
     public init(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),
-        configuration: FeedConfiguration = .default
+        configuration: FeedConfiguration = .default,
+        initialCursor: Cursor? = nil
     ) {
-        self.init(source: source, clock: clock, configuration: configuration, identities: nil)
+        self.init(source: source, clock: clock, configuration: configuration, initialCursor: initialCursor, identities: nil)
     }
 
     /// Creates a controller that identifies items by `id`, so that items already in the list
@@ -116,11 +121,12 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
+        initialCursor: Cursor? = nil,
         id: @escaping @Sendable (Item) -> ID
     ) {
         // Made here, where `ID` is known, so that ids are hashed as their own type.
         self.init(
-            source: source, clock: clock, configuration: configuration,
+            source: source, clock: clock, configuration: configuration, initialCursor: initialCursor,
             identities: configuration.duplicates == .drop ? _IdentityFilter(id: id) : nil)
     }
 
@@ -128,15 +134,19 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     public init(
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
+        initialCursor: Cursor? = nil,
         fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
     ) {
-        self.init(source: ClosurePageSource(fetch), clock: clock, configuration: configuration, identities: nil)
+        self.init(
+            source: ClosurePageSource(fetch), clock: clock, configuration: configuration, initialCursor: initialCursor,
+            identities: nil)
     }
 
     @inlinable init(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration>,
         configuration: FeedConfiguration,
+        initialCursor: Cursor?,
         identities: _IdentityFilter<Item>?
     ) {
         self.source = source
@@ -146,11 +156,12 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         var machine = Machine(configuration: configuration)
         var initialActions: [Machine.Action] = []
         if configuration.loadsInitialPage {
-            _ = machine.refreshRequested(into: &initialActions)
+            _ = machine.refreshRequested(from: initialCursor, into: &initialActions)
         }
         self.machine = machine
         self.broadcaster = FeedBroadcaster(
-            snapshot: .initial, status: machine.status, loadingSides: machine.active.map { [$0.side] } ?? [])
+            snapshot: .initial, status: machine.status, loadStates: machine.loadStates,
+            loadingSides: machine.refreshLoad == nil ? [] : [.refresh])
         selfReference.set(self)
         // The initial load's `began` is replayed to every subscriber by the broadcaster; what
         // is left to do is to start its fetch.
@@ -162,8 +173,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     deinit {
         tasks.cancelAll()
-        if let active = machine.active {
-            broadcaster.publish(.ended(active.side, .cancelled(.closed)))
+        for load in machine.activeLoads {
+            broadcaster.publish(.ended(load.side, .cancelled(.closed)))
         }
         broadcaster.finish(finalStatus: .closed)
     }
@@ -182,8 +193,14 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// stream buffers every event until it is read. Finishes on ``close()``.
     @inlinable public nonisolated var events: AsyncStream<FeedEvent> { broadcaster.subscribeToEvents() }
 
-    /// The status: a new subscription that first gets the current status, then every change,
-    /// keeping only the newest. Ends with ``FeedStatus/closed`` on ``close()``.
+    /// What each side is doing — refresh, load-previous, load-more: idle, loading, failed or
+    /// reached the end — as a new subscription that first gets the current states, then every
+    /// change, keeping only the newest. Finishes on ``close()``.
+    @inlinable public nonisolated var loadStates: AsyncStream<FeedLoadStates> { broadcaster.subscribeToLoadStates() }
+
+    /// The status, a one-value summary of ``loadStates`` for a feed that loads at its end: a new
+    /// subscription that first gets the current status, then every change, keeping only the
+    /// newest. Ends with ``FeedStatus/closed`` on ``close()``.
     @inlinable public nonisolated var statuses: AsyncStream<FeedStatus> { broadcaster.subscribeToStatuses() }
 
     /// What the engine did on its own — stale results dropped, duplicates dropped, retries
@@ -197,6 +214,9 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// The newest published status.
     @inlinable public nonisolated var currentStatus: FeedStatus { broadcaster.latestStatus }
 
+    /// The newest published state of each side.
+    @inlinable public nonisolated var currentLoadStates: FeedLoadStates { broadcaster.latestLoadStates }
+
     /// The number of live subscriptions, per output. A subscription goes away when its
     /// iterating task ends or is cancelled, or when its stream is released.
     @inlinable public nonisolated var subscriberCounts: (snapshots: Int, statuses: Int, events: Int) {
@@ -207,8 +227,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     /// Fetches the first page and, on success, replaces the list and clears end of data.
     ///
-    /// A load-more in flight is cancelled (its data is never applied). A refresh in flight is
-    /// replaced by this one (``RefreshDuringRefreshPolicy/restart``) or joined
+    /// Loads in flight at either end are cancelled (their data is never applied). A refresh in
+    /// flight is replaced by this one (``RefreshDuringRefreshPolicy/restart``) or joined
     /// (``RefreshDuringRefreshPolicy/join``).
     /// - Returns: What happened to this call, once the load has ended. Cancelling the calling
     ///   task does not cancel the load; other callers may be waiting on it.
@@ -217,22 +237,55 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         await call(side: .refresh) { $0.refreshRequested(into: &$1) }
     }
 
-    /// Fetches the next page and appends it.
+    /// Fetches the page at `cursor` and, on success, replaces the list with it: opens the feed
+    /// in the middle of its data (a deep link, a chat opened at a message, a restored position).
+    ///
+    /// The page's `previous` and `next` cursors then let ``loadPrevious()`` and ``loadMore()``
+    /// grow the list both ways. Otherwise the same as ``refresh()``; a refresh in flight from
+    /// another cursor is always replaced, whatever ``RefreshDuringRefreshPolicy``, and `retry()`
+    /// after a failure fetches `cursor` again.
+    @discardableResult
+    @inlinable public func refresh(from cursor: Cursor) async -> LoadResult {
+        await call(side: .refresh) { $0.refreshRequested(from: cursor, into: &$1) }
+    }
+
+    /// Fetches the page after the last page (the last page's `next`) and appends it.
     ///
     /// At the end of the data it fetches nothing and answers ``LoadOutcome/endOfData``. A
     /// load-more in flight is joined (``LoadMoreDuringLoadMorePolicy/join``); a refresh in
-    /// flight is cancelled, or wins (``LoadMoreDuringRefreshPolicy``).
+    /// flight is cancelled, or wins (``LoadMoreDuringRefreshPolicy``); a load-previous in
+    /// flight runs on (``BothEndsPolicy``).
     @discardableResult
     @inlinable public func loadMore() async -> LoadResult {
-        await call(side: .loadMore) { $0.loadMoreRequested(into: &$1) }
+        await call(side: .loadMore) { $0.edgeLoadRequested(.loadMore, into: &$1) }
     }
 
-    /// Runs the failed load again: a refresh from the top, a load-more from the current
-    /// list's cursor. While an automatic retry waits for its backoff, it runs it at once;
-    /// while a load is in flight, the call joins it.
+    /// Fetches the page before the first page (the first page's `previous`) and prepends it:
+    /// older messages above a chat, newer posts above a timeline opened in the middle.
+    ///
+    /// At the start of the data (the first page has no `previous`, which is always so for a
+    /// source that only pages forward) it fetches nothing and answers ``LoadOutcome/endOfData``.
+    /// A load-previous in flight is joined or restarted (``LoadMoreDuringLoadMorePolicy``, which
+    /// rules both ends); a refresh in flight is cancelled, or wins
+    /// (``LoadPreviousDuringRefreshPolicy``); a load-more in flight runs on (``BothEndsPolicy``).
+    /// The snapshot's change is ``FeedChange/prepended(_:)``: every older index moves up by
+    /// the prepended count.
     @discardableResult
-    @inlinable public func retry() async -> LoadResult {
-        await call(side: machine.active?.side ?? machine.lastFailure?.side) { $0.retryRequested(into: &$1) }
+    @inlinable public func loadPrevious() async -> LoadResult {
+        await call(side: .loadPrevious) { $0.edgeLoadRequested(.loadPrevious, into: &$1) }
+    }
+
+    /// Runs a failed load again: a refresh from where it started, a load at an end from that
+    /// end's cursor. While an automatic retry waits for its backoff, it runs it at once; while
+    /// a load is in flight, the call joins it.
+    ///
+    /// - Parameter side: The side to retry. `nil` (the default) picks a load waiting for its
+    ///   backoff, else a load in flight (refresh, then the end, then the start), else the side
+    ///   that failed last.
+    @discardableResult
+    @inlinable public func retry(_ side: FeedSide? = nil) async -> LoadResult {
+        // The side of an answer given at once: the one asked for, else the side that failed last.
+        await call(side: side ?? machine.failures.last?.side) { $0.retryRequested(side, into: &$1) }
     }
 
     /// Waits until the feed has a first page, and tells how that went; for services, where a
@@ -248,13 +301,13 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @inlinable public func waitForFirstPage() async -> LoadResult {
         if machine.isClosed { return LoadResult(side: .refresh, outcome: .ignored(.closed)) }
         if machine.hasLoadedFirstPage {
-            let summary = LoadSummary(itemsApplied: store.count, reachedEnd: machine.reachedEnd)
+            let summary = LoadSummary(itemsApplied: store.count, reachedEnd: machine.end.reachedEnd)
             return LoadResult(side: .refresh, outcome: .completed(summary))
         }
-        if let active = machine.active, active.side == .refresh {
-            return await call(side: .refresh) { _, _ in .joined(active.id) }
+        if let refresh = machine.refreshLoad {
+            return await call(side: .refresh) { _, _ in .joined(refresh.id) }
         }
-        if let failure = machine.lastFailure, failure.side == .refresh {
+        if let failure = machine.failure(of: .refresh) {
             return LoadResult(side: .refresh, outcome: .failed(failure))
         }
         return await call(side: .refresh) { $0.refreshRequested(into: &$1) }
@@ -262,10 +315,12 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     /// The cursors at both ends of the current list: what to hand a client that pages on later.
     public var cursors: FeedCursors<Cursor> {
-        FeedCursors(previous: nil, next: machine.nextCursor, reachedEnd: machine.reachedEnd)
+        FeedCursors(
+            previous: machine.start.cursor, next: machine.end.cursor, reachedEnd: machine.end.reachedEnd,
+            reachedStart: machine.start.reachedEnd)
     }
 
-    /// Cancels the load in flight (it ends as cancelled by close), finishes every output
+    /// Cancels the loads in flight (they end as cancelled by close), finishes every output
     /// stream, and makes every later call answer ``IgnoreReason/closed``. Releasing the last
     /// reference to a controller does the same.
     @inlinable public func close() {
@@ -295,308 +350,11 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         }) {
             switch request {
             case .refresh: run { _ = $0.refreshRequested(into: &$1) }
-            case .loadMore: run { _ = $0.loadMoreRequested(into: &$1) }
+            case .loadMore: run { _ = $0.edgeLoadRequested(.loadMore, into: &$1) }
+            case .loadPrevious: run { _ = $0.edgeLoadRequested(.loadPrevious, into: &$1) }
             case .retry: run { _ = $0.retryRequested(into: &$1) }
             case .close: run { $0.closeRequested(into: &$1) }
             }
         }
-    }
-
-    // MARK: Carrying out the machine's actions
-
-    /// Feeds the machine a caller's request and, when the request started or joined a load,
-    /// registers the caller on it *before* carrying out the actions: an answer that arrives
-    /// while they run (a source that answers at once) finds the caller already waiting.
-    @inlinable func call(
-        side: FeedSide?, _ request: (inout Machine, inout [Machine.Action]) -> Machine.Decision
-    ) async -> LoadResult {
-        var actions = takeActionBuffer()
-        let decision = request(&machine, &actions)
-        switch decision {
-        case .answered(let outcome):
-            carryOut(&actions)
-            return LoadResult(side: side, outcome: outcome)
-        case .started(let id), .joined(let id):
-            let joined = if case .joined = decision { true } else { false }
-            // Unsafe continuation: every waiter is removed from `waiters` when it is resumed, so
-            // it is resumed exactly once (see `answerCallers`); the load always ends (close ends
-            // it too). The body runs on the actor, before the call suspends.
-            return await withUnsafeContinuation { continuation in
-                waiters.append(Waiter(id: id, side: side, joined: joined, continuation: continuation))
-                carryOut(&actions)
-            }
-        }
-    }
-
-    /// Lets `step` feed the machine an input, then carries out the actions it wrote.
-    @discardableResult
-    @inlinable func run<Result>(_ step: (inout Machine, inout [Machine.Action]) -> Result) -> Result {
-        var actions = takeActionBuffer()
-        let result = step(&machine, &actions)
-        carryOut(&actions)
-        return result
-    }
-
-    /// The reused action list, empty; `carryOut` gives it back.
-    @inlinable func takeActionBuffer() -> [Machine.Action] {
-        let actions = actionBuffer
-        actionBuffer = [] // the returned list is now the buffer's only owner: appending does not copy it
-        return actions
-    }
-
-    /// Carries out `actions`, gives the list back for reuse, then hands over the answers that
-    /// the fetches they launched gave at once — after the actions, as a fetch task would, and in
-    /// a loop rather than by recursion (a source that answers at once with empty pages leads
-    /// from one fetch to the next).
-    @inlinable func carryOut(_ actions: inout [Machine.Action]) {
-        var arrived = perform(actions)
-        actions.removeAll(keepingCapacity: true)
-        // Back into the buffer (empty since it was taken), leaving `actions` without storage, so
-        // that the next call finds the buffer unique even while this caller is suspended.
-        swap(&actions, &actionBuffer)
-        while let answer = arrived {
-            arrived = accept(answer)
-        }
-    }
-
-    /// Carries out `actions` in order, publishes the new status, and only then answers the
-    /// callers whose loads ended, so that a caller sees outputs that already tell its outcome.
-    /// - Returns: The answer of a fetch it launched, when the source gave it at once.
-    @inlinable func perform(_ actions: [Machine.Action]) -> ArrivedAnswer? {
-        guard !actions.isEmpty else { return nil }
-        var arrived: ArrivedAnswer?
-        for action in actions {
-            switch action {
-            case .startFetch(let id, let side, let cursor, let attempt, let step):
-                if let answer = launchFetch(
-                    id, side: side, cursor: cursor, attempt: attempt, step: step, handsOverInPlace: true) {
-                    arrived = ArrivedAnswer(id: id, side: side, attempt: attempt, step: step, answer: answer)
-                }
-            case .cancelLoad(let id):
-                tasks.cancel(id.rawValue)
-            case .scheduleRetry(let id, let retryNumber, let failure):
-                let retry = configuration.retry
-                let unit = retry.jitter > 0 ? Double.random(in: 0..<1, using: &random) : 0
-                let delay = retry.delay(beforeRetry: retryNumber, after: failure.error, randomUnit: unit)
-                broadcaster.publish(.retryScheduled(
-                    side: failure.side, retryNumber: retryNumber, delay: delay, failure: failure))
-                launchTimer(id, attempt: failure.attempt, step: 0, after: delay, isTimeout: false)
-            case .applyPage(let id, let replacing):
-                apply(id, replacing: replacing)
-            case .emit(let event):
-                broadcaster.publish(event)
-            case .resolveCallers:
-                break // after the status, below
-            case .finishOutputs:
-                tasks.cancelAll()
-                broadcaster.finish(finalStatus: .closed)
-            }
-        }
-        broadcaster.publish(machine.status)
-        for case let .resolveCallers(id, outcome) in actions { answerCallers(of: id, outcome) }
-        return arrived
-    }
-
-    /// Answers and removes the callers waiting on `id`.
-    @inlinable func answerCallers(of id: LoadID, _ outcome: LoadOutcome) {
-        var outcome = outcome
-        if case .completed(var summary) = outcome, let lastApplied, lastApplied.id == id {
-            summary.itemsApplied = lastApplied.applied
-            summary.droppedDuplicates = lastApplied.dropped
-            outcome = .completed(summary)
-        }
-        waiters.removeAll { waiter in
-            guard waiter.id == id else { return false }
-            waiter.continuation.resume(returning: LoadResult(
-                side: waiter.side, outcome: outcome, joinedInFlightLoad: waiter.joined))
-            return true
-        }
-    }
-
-    @inlinable func apply(_ id: LoadID, replacing: Bool) {
-        guard let page = arrivedPage else { return }
-        arrivedPage = nil
-        if replacing {
-            store = ItemStore()
-            identities?.removeAll()
-        }
-        let before = store.count
-        let (kept, dropped) = withoutDuplicates(page.items)
-        store.append(contentsOf: kept)
-        if dropped > 0 {
-            broadcaster.publish(.duplicatesDropped(side: replacing ? .refresh : .loadMore, count: dropped))
-        }
-        lastApplied = (id, replacing ? store.count : store.count - before, dropped)
-        guard replacing || store.count > before else { return }
-        latest = FeedSnapshot(
-            version: latest.version + 1,
-            generation: replacing ? latest.generation + 1 : latest.generation,
-            change: replacing ? .replaced : .appended(before..<store.count),
-            contents: store.contents)
-        broadcaster.publish(latest)
-    }
-
-    /// The items whose id is not yet in the list, and how many were dropped.
-    @inlinable func withoutDuplicates(_ items: [Item]) -> (kept: [Item], dropped: Int) {
-        guard let identities else { return (items, 0) }
-        return identities.recordNew(items)
-    }
-
-    /// A fetch task's answer, delivered through a hop onto the actor.
-    @inlinable func fetchDelivered(_ id: LoadID, side: FeedSide, attempt: Int, step: Int, _ answer: FetchAnswer) {
-        var arrived = accept(ArrivedAnswer(id: id, side: side, attempt: attempt, step: step, answer: answer))
-        while let answer = arrived {
-            arrived = accept(answer)
-        }
-    }
-
-    /// Feeds a fetch's answer to the machine and carries out what it says (or reports the answer
-    /// as stale). Returns the answer of a fetch this launched, when its source gave it at once.
-    @inlinable func accept(_ arrived: ArrivedAnswer) -> ArrivedAnswer? {
-        var actions = takeActionBuffer()
-        let accepted: Bool
-        switch arrived.answer {
-        case .success(let page):
-            arrivedPage = page
-            accepted = machine.fetchSucceeded(
-                arrived.id, attempt: arrived.attempt, step: arrived.step, itemCount: page.items.count,
-                next: page.next, into: &actions)
-        case .failure(let error):
-            accepted = machine.fetchFailed(
-                arrived.id, attempt: arrived.attempt, step: arrived.step, error: error, into: &actions)
-        }
-        let next = perform(actions)
-        arrivedPage = nil
-        actions.removeAll(keepingCapacity: true)
-        actionBuffer = consume actions // moved back, so the next call finds it unique
-        if !accepted {
-            if case .failure(let error) = arrived.answer, error is CancellationError {
-                broadcaster.publish(.fetchCancelled(side: arrived.side, attempt: arrived.attempt))
-            } else {
-                broadcaster.publish(.staleResultDiscarded(
-                    side: arrived.side, attempt: arrived.attempt, succeeded: arrived.answer.isSuccess))
-            }
-        }
-        return next
-    }
-
-    @inlinable func timerFired(_ id: LoadID, attempt: Int, step: Int, isTimeout: Bool) {
-        guard isTimeout else {
-            run { $0.backoffElapsed(id, attempt: attempt, into: &$1) }
-            return
-        }
-        let side = machine.active?.side
-        if run({ $0.timeoutElapsed(id, attempt: attempt, step: step, into: &$1) }), let side {
-            broadcaster.publish(.timedOut(side: side, attempt: attempt))
-        }
-    }
-
-    /// A timer's clock threw without the timer being cancelled: the load ends as failed.
-    @inlinable func timerFailed(_ id: LoadID, attempt: Int, error: any Error) {
-        run { $0.clockFailed(id, attempt: attempt, error: error, into: &$1) }
-    }
-
-    // MARK: Tasks (nonisolated: they touch only `let` properties, so the initializer can start one)
-
-    /// Starts the fetch of `attempt` of load `id`.
-    ///
-    /// With `handsOverInPlace`, the fetch starts with `Task.immediate`: it runs on this thread
-    /// until it first suspends, and a source that answers without suspending has its answer
-    /// returned here, for the caller to hand over, rather than through a hop back onto the
-    /// actor and a thread wake-up (``LoadTasks`` explains the hand-over). Otherwise, and where
-    /// `Task.immediate` is unavailable, the fetch is an ordinary task that delivers its answer.
-    /// - Returns: The answer, when the source gave it before the launch ended.
-    @inlinable nonisolated func launchFetch(
-        _ id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, step: Int, handsOverInPlace: Bool
-    ) -> FetchAnswer? {
-        let request = PageRequest(
-            cursor: cursor, side: side, pageSize: configuration.pageSize, attempt: attempt, clock: clock)
-        let source = self.source
-        let tasks = self.tasks
-        let controller = selfReference
-        // The two task bodies are closure literals, not one shared closure value: converting a
-        // closure value into a task's operation costs three more allocations per fetch.
-        if handsOverInPlace, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            tasks.beginLaunch(loadID: id.rawValue, attempt: attempt)
-            let fetch = Task.immediate {
-                let answer = await Self.fetchAnswer(from: source, for: request)
-                if tasks.answerInPlace(answer, loadID: id.rawValue, attempt: attempt) { return }
-                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, step: step, answer)
-            }
-            if let answer = tasks.endLaunch(fetch, loadID: id.rawValue) {
-                return answer // the load has no fetch left to time out
-            }
-        } else {
-            let fetch = Task {
-                let answer = await Self.fetchAnswer(from: source, for: request)
-                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, step: step, answer)
-            }
-            tasks.setFetch(fetch, for: id.rawValue)
-        }
-        if let timeout = configuration.timeout {
-            launchTimer(id, attempt: attempt, step: step, after: timeout, isTimeout: true)
-        }
-        return nil
-    }
-
-    /// What `source` answers to `request`: its page, or the error it threw.
-    @inlinable static func fetchAnswer(
-        from source: any PageSource<Item, Cursor>, for request: PageRequest<Cursor>
-    ) async -> FetchAnswer {
-        do {
-            return .success(try await source.page(for: request))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Starts the timeout of fetch `step` of try `attempt`, or the backoff after try `attempt`.
-    /// A clock that throws from `sleep` without being cancelled ends the load as failed
-    /// (``FeedError/clockFailed(_:)``): the timer could never fire, and the load must end.
-    @inlinable nonisolated func launchTimer(_ id: LoadID, attempt: Int, step: Int, after delay: Duration, isTimeout: Bool) {
-        let clock = self.clock
-        let controller = selfReference
-        let timer = Task {
-            do {
-                try await clock.sleep(for: delay.boundedForTimers)
-            } catch {
-                if Task.isCancelled { return } // the load ended or moved on
-                await controller.target?.timerFailed(id, attempt: attempt, error: error)
-                return
-            }
-            await controller.target?.timerFired(id, attempt: attempt, step: step, isTimeout: isTimeout)
-        }
-        tasks.setTimer(timer, for: id.rawValue)
-    }
-}
-
-extension FeedController where Item: Identifiable, Item.ID: Sendable {
-    /// Creates a controller for `Identifiable` items: items whose `id` is already in the list
-    /// are handled by ``FeedConfiguration/duplicates`` (dropped and counted by default).
-    @inlinable public init(
-        source: some PageSource<Item, Cursor>,
-        clock: any Clock<Duration> = ContinuousClock(),
-        configuration: FeedConfiguration = .default
-    ) {
-        self.init(
-            source: source, clock: clock, configuration: configuration,
-            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil)
-    }
-
-    /// Creates a controller for `Identifiable` items whose source is a closure.
-    @inlinable public init(
-        clock: any Clock<Duration> = ContinuousClock(),
-        configuration: FeedConfiguration = .default,
-        fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
-    ) {
-        self.init(
-            source: ClosurePageSource(fetch), clock: clock, configuration: configuration,
-            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil)
-    }
-}
-
-extension Result {
-    @inlinable var isSuccess: Bool {
-        if case .success = self { true } else { false }
     }
 }

@@ -4,7 +4,9 @@ public enum FeedRequest: Sendable, Hashable {
     case refresh
     /// Same as ``FeedController/loadMore()``.
     case loadMore
-    /// Same as ``FeedController/retry()``.
+    /// Same as ``FeedController/loadPrevious()``.
+    case loadPrevious
+    /// Same as ``FeedController/retry(_:)`` with no side.
     case retry
     /// Same as ``FeedController/close()``.
     case close

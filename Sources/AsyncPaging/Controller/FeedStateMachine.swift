@@ -1,12 +1,17 @@
 /// Every paging rule of ``FeedController``, as a pure value: requests and fetch results go in,
-/// ``Action``s come out. No tasks, no clock, no locks: it is tested synchronously, and the
-/// controller only carries out what it returns.
+/// ``Action``s come out, carrying everything the controller needs to carry them out. No tasks,
+/// no clock, no locks: it is tested synchronously, action list by action list.
 ///
-/// At most one load is active at a time: starting a refresh cancels a load-more and (under the
-/// default policy) starting a load-more cancels a refresh. Every load has a ``LoadID``; a
-/// result that arrives for any other id is stale and is dropped here, which is what keeps a
-/// late page from a source that ignores cancellation out of the list.
-@usableFromInline struct FeedStateMachine<Cursor: Hashable & Sendable>: Sendable {
+/// The machine has one slot per side: a refresh (replaces the list), a load at the start
+/// (prepends the page before the first page) and a load at the end (appends the page after the
+/// last page). Starting a refresh cancels both ends; the two ends run at once unless the
+/// configuration says otherwise. Every load has a ``LoadID``; a result that arrives for an id
+/// no slot holds is stale and is dropped here, which is what keeps a late page from a source
+/// that ignores cancellation out of the list.
+///
+/// A page goes out in ``Action/applyPage(_:_:_:)``; the controller applies it and feeds the
+/// counts back with ``pageApplied(_:applied:dropped:into:)``, which ends the load.
+@usableFromInline struct FeedStateMachine<Item: Sendable, Cursor: Hashable & Sendable>: Sendable {
     /// Identifies one load, across its automatic retries.
     @usableFromInline struct LoadID: Hashable, Sendable, CustomStringConvertible {
         @usableFromInline let rawValue: UInt64
@@ -17,32 +22,52 @@
         @inlinable var description: String { "#\(rawValue)" }
     }
 
-    /// The load in flight.
-    @usableFromInline struct ActiveLoad: Sendable {
-        @usableFromInline enum Phase: Equatable, Sendable { case fetching, waitingToRetry }
+    /// A load in flight.
+    @usableFromInline struct Load: Equatable, Sendable {
+        @usableFromInline enum Phase: Equatable, Sendable {
+            case fetching
+            case waitingToRetry
+            /// Its page went out to be applied; ``FeedStateMachine/pageApplied(_:applied:dropped:into:)``
+            /// ends the load as decided.
+            case applying(AfterApply)
+        }
+
+        /// How a load ends once its page is applied.
+        @usableFromInline enum AfterApply: Equatable, Sendable {
+            /// It completes; `reachedEnd` when the page was the last in the load's direction.
+            case complete(reachedEnd: Bool)
+            /// It fails after its page is applied: the page pointed back at a fetched cursor.
+            case failRepeatedCursor(String)
+            /// It fails after its (empty) page is applied: one empty page too many.
+            case failEmptyPage
+        }
+
         @usableFromInline let id: LoadID
         @usableFromInline let side: FeedSide
+        /// The cursor the load started from (a refresh's `from`, an end's edge cursor).
+        @usableFromInline let origin: Cursor?
         /// The cursor being fetched; moves on when the load follows an empty page.
         @usableFromInline var cursor: Cursor?
         /// The try in flight (or the one that failed, while waiting to retry).
         @usableFromInline var attempt: Int
         /// The attempt this load started with (above 1 for a manual retry).
         @usableFromInline let firstAttempt: Int
-        @usableFromInline var phase: Phase
+        @usableFromInline var phase: Phase = .fetching
         /// How many empty pages that claimed more this load has followed; also tells apart the
         /// fetches of one attempt, so that a late timer of an earlier fetch cannot match.
         @usableFromInline var step: Int = 0
-        /// A retry after a repeated cursor: fetch the last applied page again only to get a
-        /// fresh `next`; its items are already in the list and are not applied again.
-        @usableFromInline var isRecheck = false
+        /// A retry after a repeated cursor: fetch the edge page again only to get a fresh cursor
+        /// onward; its items are already in the list and are not applied again.
+        @usableFromInline let isRecheck: Bool
 
-        @inlinable init(id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, firstAttempt: Int, phase: Phase) {
+        @inlinable init(id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, isRecheck: Bool) {
             self.id = id
             self.side = side
+            self.origin = cursor
             self.cursor = cursor
             self.attempt = attempt
-            self.firstAttempt = firstAttempt
-            self.phase = phase
+            self.firstAttempt = attempt
+            self.isRecheck = isRecheck
         }
 
         /// Whether a result or timer of `attempt`, `step` belongs to this load's fetch in flight.
@@ -54,13 +79,26 @@
         @inlinable var retryNumber: Int { attempt - firstAttempt + 1 }
     }
 
-    /// Why the end side stopped loading by itself after a guard failure, until `retry()` or a
-    /// refresh.
+    /// Why an end stopped loading by itself after a guard failure, until `retry()` or a refresh.
     @usableFromInline enum Halt: Equatable, Sendable {
         /// The source repeated a cursor: following it would loop.
         case repeatedCursor
         /// The source sent more empty pages that claim more than a load follows.
         case emptyPages
+    }
+
+    /// One end of the list: where it loads from next, and whether it can.
+    @usableFromInline struct Edge: Equatable, Sendable {
+        /// The cursor of the page beyond this end; `nil` before the first page or at the end.
+        @usableFromInline var cursor: Cursor?
+        @usableFromInline var reachedEnd = false
+        /// Set by a guard failure: this end fetches nothing until `retry()` or a refresh.
+        @usableFromInline var halt: Halt?
+        /// The cursor of the page at this end, for the recheck that `retry()` runs after a
+        /// repeated cursor.
+        @usableFromInline var edgePageCursor: Cursor?
+
+        @inlinable init() {}
     }
 
     /// What the controller must do, in order.
@@ -71,8 +109,9 @@
         case cancelLoad(LoadID)
         /// Start the backoff timer before retry number `retryNumber` of `id`, after `failure`.
         case scheduleRetry(LoadID, retryNumber: Int, failure: FeedFailure)
-        /// Apply the page that `id` fetched: replace the list or append to it.
-        case applyPage(LoadID, replacing: Bool)
+        /// Apply the page that `id` fetched at `side` — replace the list (refresh), prepend it
+        /// (load-previous) or append it (load-more) — then report the counts to ``pageApplied``.
+        case applyPage(LoadID, FeedSide, Page<Item, Cursor>)
         /// Publish an event.
         case emit(FeedEvent)
         /// Answer every caller waiting on `id`.
@@ -92,190 +131,297 @@
     }
 
     @usableFromInline let configuration: FeedConfiguration
-    @usableFromInline var active: ActiveLoad?
-    /// The cursor of the page after the current list; `nil` before the first page, or at the end.
-    @usableFromInline var nextCursor: Cursor?
+    @usableFromInline var refreshLoad: Load?
+    @usableFromInline var startLoad: Load?
+    @usableFromInline var endLoad: Load?
+    @usableFromInline var start = Edge()
+    @usableFromInline var end = Edge()
     @usableFromInline var hasLoadedFirstPage = false
-    @usableFromInline var reachedEnd = false
-    /// The last load's failure, cleared by the next success or a new request. `retry()` runs
-    /// its side again: a refresh from the top, a load-more from ``nextCursor``.
-    @usableFromInline var lastFailure: FeedFailure?
+    /// The failures standing, oldest first, at most one per side: cleared by the side's next
+    /// request or success (a load at an end also clears the refresh's; a refresh clears all).
+    @usableFromInline var failures: [FeedFailure] = []
     @usableFromInline var isClosed = false
-    /// Set by a guard failure (repeated cursor, too many empty pages): `loadMore()` fetches
-    /// nothing until `retry()` or a refresh.
-    @usableFromInline var halt: Halt?
-    /// The cursor of the last page applied, for the recheck that `retry()` runs after a
-    /// repeated cursor.
-    @usableFromInline var lastPageCursor: Cursor?
-    /// Cursors followed since the last refresh: a page pointing back to one of them would loop.
+    /// Cursors fetched since the last refresh, at either end: a page pointing back to one of
+    /// them would loop.
     @usableFromInline var followedCursors: Set<Cursor> = []
     @usableFromInline var lastLoadID: UInt64 = 0
+    /// The cursor the last refresh started from, where `retry()` runs a failed refresh again.
+    @usableFromInline var refreshOrigin: Cursor?
 
     @inlinable init(configuration: FeedConfiguration) {
         self.configuration = configuration
     }
 
-    /// The status the outputs show.
+    // MARK: Reading the state
+
+    /// The load in flight at `side`.
+    @inlinable subscript(load side: FeedSide) -> Load? {
+        get {
+            switch side {
+            case .refresh: refreshLoad
+            case .loadPrevious: startLoad
+            case .loadMore: endLoad
+            }
+        }
+        set {
+            switch side {
+            case .refresh: refreshLoad = newValue
+            case .loadPrevious: startLoad = newValue
+            case .loadMore: endLoad = newValue
+            }
+        }
+    }
+
+    /// The end of the list that `side` grows (`side` is not `.refresh`).
+    @inlinable subscript(edge side: FeedSide) -> Edge {
+        get { side == .loadPrevious ? start : end }
+        set {
+            if side == .loadPrevious { start = newValue } else { end = newValue }
+        }
+    }
+
+    /// The side whose slot holds load `id`, if any.
+    @inlinable func side(of id: LoadID) -> FeedSide? {
+        if endLoad?.id == id { return .loadMore }
+        if startLoad?.id == id { return .loadPrevious }
+        if refreshLoad?.id == id { return .refresh }
+        return nil
+    }
+
+    /// The loads in flight, refresh first, then the end, then the start.
+    @inlinable var activeLoads: [Load] {
+        [refreshLoad, endLoad, startLoad].compactMap { $0 }
+    }
+
+    /// Whether any load is in flight.
+    @inlinable var isLoading: Bool { refreshLoad != nil || startLoad != nil || endLoad != nil }
+
+    /// The standing failure of `side`, if any.
+    @inlinable func failure(of side: FeedSide) -> FeedFailure? {
+        failures.last { $0.side == side }
+    }
+
+    /// The summary status the outputs show.
     @inlinable var status: FeedStatus {
         if isClosed { return .closed }
-        if let active { return active.side == .refresh ? .refreshing : .loadingMore }
-        if let lastFailure { return .failed(lastFailure) }
-        return reachedEnd ? .endOfData : .idle
+        if refreshLoad != nil { return .refreshing }
+        if endLoad != nil { return .loadingMore }
+        if startLoad != nil { return .loadingPrevious }
+        if let failure = failures.last { return .failed(failure) }
+        return end.reachedEnd ? .endOfData : .idle
+    }
+
+    /// What each side is doing.
+    @inlinable var loadStates: FeedLoadStates {
+        FeedLoadStates(refresh: loadState(of: .refresh), loadPrevious: loadState(of: .loadPrevious), loadMore: loadState(of: .loadMore))
+    }
+
+    @inlinable func loadState(of side: FeedSide) -> FeedLoadState {
+        if self[load: side] != nil { return .loading }
+        if let failure = failure(of: side) { return .failed(failure) }
+        if side != .refresh && self[edge: side].reachedEnd { return .reachedEnd }
+        return .idle
     }
 
     // MARK: Requests
 
-    @inlinable mutating func refreshRequested(into actions: inout [Action]) -> Decision {
+    /// A refresh from the first page (`cursor == nil`) or from the page at `cursor`.
+    @inlinable mutating func refreshRequested(from cursor: Cursor? = nil, into actions: inout [Action]) -> Decision {
         if isClosed { return .answered(.ignored(.closed)) }
-        if let current = active {
-            switch (current.side, configuration.refreshDuringRefresh) {
-            case (.refresh, .join):
+        if let current = refreshLoad {
+            if configuration.refreshDuringRefresh == .join && current.origin == cursor && !current.isRecheck {
                 return .joined(current.id)
-            case (.refresh, .restart):
-                actions.append(.cancelLoad(current.id))
-                actions.append(.resolveCallers(current.id, .cancelled(.supersededByNewerRequest)))
-                active = nil
-                let id = start(.refresh, cursor: nil, attempt: 1, announce: false, into: &actions)
-                return .started(id)
-            case (.loadMore, _):
-                end(current, .cancelled(.preemptedByRefresh), into: &actions)
             }
+            actions.append(.cancelLoad(current.id))
+            actions.append(.resolveCallers(current.id, .cancelled(.supersededByNewerRequest)))
+            refreshLoad = nil
+            failures = []
+            return .started(begin(.refresh, cursor: cursor, attempt: 1, announce: false, into: &actions))
         }
-        lastFailure = nil
-        let id = start(.refresh, cursor: nil, attempt: 1, announce: true, into: &actions)
-        return .started(id)
+        if let current = endLoad { end(current, .cancelled(.preemptedByRefresh), into: &actions) }
+        if let current = startLoad { end(current, .cancelled(.preemptedByRefresh), into: &actions) }
+        failures = []
+        return .started(begin(.refresh, cursor: cursor, attempt: 1, announce: true, into: &actions))
     }
 
-    @inlinable mutating func loadMoreRequested(into actions: inout [Action]) -> Decision {
+    /// A load at the end (`.loadMore`) or the start (`.loadPrevious`) of the list.
+    @inlinable mutating func edgeLoadRequested(_ side: FeedSide, into actions: inout [Action]) -> Decision {
         if isClosed { return .answered(.ignored(.closed)) }
-        if reachedEnd { return .answered(.endOfData) }
-        if let current = active {
-            switch current.side {
-            case .loadMore:
-                if configuration.loadMoreDuringLoadMore == .join { return .joined(current.id) }
-                actions.append(.cancelLoad(current.id))
-                actions.append(.resolveCallers(current.id, .cancelled(.supersededByNewerRequest)))
-                active = nil
-                // A recheck restarts as a recheck: `nextCursor` would fetch an applied page again.
-                let id = start(
-                    .loadMore, cursor: current.isRecheck ? current.cursor : nextCursor, attempt: 1, announce: false,
-                    isRecheck: current.isRecheck, into: &actions)
-                return .started(id)
-            case .refresh:
-                if !hasLoadedFirstPage { return .answered(.ignored(.firstPageLoading)) }
-                if halt != nil { return .answered(.ignored(.stoppedByGuard)) }
-                if configuration.loadMoreDuringRefresh == .ignoreLoadMore {
-                    return .answered(.ignored(.refreshInFlight))
-                }
-                end(current, .cancelled(.preemptedByLoadMore), into: &actions)
-            }
+        let edge = self[edge: side]
+        if edge.reachedEnd { return .answered(.endOfData) }
+        if let current = self[load: side] {
+            if configuration.loadMoreDuringLoadMore == .join { return .joined(current.id) }
+            actions.append(.cancelLoad(current.id))
+            actions.append(.resolveCallers(current.id, .cancelled(.supersededByNewerRequest)))
+            self[load: side] = nil
+            // A recheck restarts as a recheck: the edge cursor would fetch an applied page again.
+            let id = begin(
+                side, cursor: current.isRecheck ? current.origin : edge.cursor, attempt: 1, announce: false,
+                isRecheck: current.isRecheck, into: &actions)
+            return .started(id)
+        }
+        if let refresh = refreshLoad {
+            if !hasLoadedFirstPage { return .answered(.ignored(.firstPageLoading)) }
+            if edge.halt != nil { return .answered(.ignored(.stoppedByGuard)) }
+            let refreshWins = side == .loadMore
+                ? configuration.loadMoreDuringRefresh == .ignoreLoadMore
+                : configuration.loadPreviousDuringRefresh == .ignoreLoadPrevious
+            if refreshWins { return .answered(.ignored(.refreshInFlight)) }
+            end(refresh, .cancelled(side == .loadMore ? .preemptedByLoadMore : .preemptedByLoadPrevious), into: &actions)
         } else {
-            // Nothing to append to: after a failed first page, `retry()` runs the refresh again.
+            // Nothing to add to: after a failed first page, `retry()` runs the refresh again.
             if !hasLoadedFirstPage { return .answered(.ignored(.noFirstPage)) }
-            if halt != nil { return .answered(.ignored(.stoppedByGuard)) }
+            if edge.halt != nil { return .answered(.ignored(.stoppedByGuard)) }
         }
-        lastFailure = nil
-        let id = start(.loadMore, cursor: nextCursor, attempt: 1, announce: true, into: &actions)
-        return .started(id)
+        let other: FeedSide = side == .loadMore ? .loadPrevious : .loadMore
+        if configuration.bothEnds == .cancelOther, let current = self[load: other] {
+            end(current, .cancelled(side == .loadMore ? .preemptedByLoadMore : .preemptedByLoadPrevious), into: &actions)
+        }
+        clearFailures(for: side)
+        return .started(begin(side, cursor: edge.cursor, attempt: 1, announce: true, into: &actions))
     }
 
-    @inlinable mutating func retryRequested(into actions: inout [Action]) -> Decision {
+    /// `retry()` (no side) or `retry(side)`.
+    ///
+    /// With no side: a load waiting for its backoff runs at once; else the call joins a load in
+    /// flight; else the newest failure's side runs again. With a side: the same, for that side.
+    @inlinable mutating func retryRequested(_ requested: FeedSide? = nil, into actions: inout [Action]) -> Decision {
         if isClosed { return .answered(.ignored(.closed)) }
-        if var current = active {
-            guard current.phase == .waitingToRetry else { return .joined(current.id) }
+        let candidates: [FeedSide] = requested.map { [$0] } ?? [.refresh, .loadMore, .loadPrevious]
+        if let side = candidates.first(where: { self[load: $0]?.phase == .waitingToRetry }), var current = self[load: side] {
             current.attempt += 1
             current.phase = .fetching
-            active = current
+            self[load: side] = current
             actions.append(.cancelLoad(current.id))
             actions.append(.startFetch(
-                current.id, side: current.side, cursor: current.cursor, attempt: current.attempt, step: current.step))
+                current.id, side: side, cursor: current.cursor, attempt: current.attempt, step: current.step))
             return .joined(current.id)
         }
-        guard let failure = lastFailure else { return .answered(.ignored(.nothingToRetry)) }
-        lastFailure = nil
-        if failure.side == .refresh {
-            return .started(start(.refresh, cursor: nil, attempt: failure.attempt + 1, announce: true, into: &actions))
+        if let side = candidates.first(where: { self[load: $0] != nil }), let current = self[load: side] {
+            return .joined(current.id)
         }
-        let recheck = halt == .repeatedCursor
-        halt = nil
-        let cursor = recheck ? lastPageCursor : nextCursor
-        let id = start(
-            .loadMore, cursor: cursor, attempt: failure.attempt + 1, announce: true, isRecheck: recheck, into: &actions)
+        let failure = requested.map { self.failure(of: $0) } ?? failures.last
+        guard let failure else { return .answered(.ignored(.nothingToRetry)) }
+        if failure.side == .refresh {
+            failures = []
+            return .started(begin(.refresh, cursor: refreshOrigin, attempt: failure.attempt + 1, announce: true, into: &actions))
+        }
+        let side = failure.side
+        var edge = self[edge: side]
+        let recheck = edge.halt == .repeatedCursor
+        edge.halt = nil
+        self[edge: side] = edge
+        clearFailures(for: side)
+        let id = begin(
+            side, cursor: recheck ? edge.edgePageCursor : edge.cursor, attempt: failure.attempt + 1, announce: true,
+            isRecheck: recheck, into: &actions)
         return .started(id)
     }
 
     @inlinable mutating func closeRequested(into actions: inout [Action]) {
         if isClosed { return }
-        if let current = active { end(current, .cancelled(.closed), into: &actions) }
+        for load in activeLoads { end(load, .cancelled(.closed), into: &actions) }
         isClosed = true
         actions.append(.finishOutputs)
     }
 
     // MARK: Results
 
-    /// Try `attempt` (fetch `step`) of load `id` returned a page of `itemCount` items pointing
-    /// at `next`. Returns `false` (and adds no action) when the result is stale.
+    /// Try `attempt` (fetch `step`) of load `id` returned `page`. Returns `false` (and adds no
+    /// action) when the result is stale.
     @discardableResult
     @inlinable mutating func fetchSucceeded(
-        _ id: LoadID, attempt: Int, step: Int = 0, itemCount: Int, next: Cursor?, into actions: inout [Action]
+        _ id: LoadID, attempt: Int, step: Int = 0, page: Page<Item, Cursor>, into actions: inout [Action]
     ) -> Bool {
-        guard var current = active, current.isFetching(id, attempt: attempt, step: step) else { return false }
+        guard let side = side(of: id), var current = self[load: side], current.isFetching(id, attempt: attempt, step: step)
+        else { return false }
         actions.append(.cancelLoad(id))
+        // The cursor onward: toward older pages for the start, toward newer ones otherwise.
+        let onward = side == .loadPrevious ? page.previous : page.next
         if current.isRecheck {
-            recheckAnswered(current, next: next, into: &actions)
+            recheckAnswered(current, onward: onward, into: &actions)
             return true
         }
-        let isRefresh = current.side == .refresh
-        if itemCount == 0, let next, current.step < configuration.maximumEmptyPagesFollowed,
-           isRefresh || !followedCursors.contains(next) {
+        let isRefresh = side == .refresh
+        if page.items.isEmpty, let onward, current.step < configuration.maximumEmptyPagesFollowed,
+           isRefresh || !followedCursors.contains(onward) {
             // An empty page that claims more: follow it within this load, applying nothing.
             if !isRefresh, let cursor = current.cursor { followedCursors.insert(cursor) }
-            current.cursor = next
+            current.cursor = onward
             current.step += 1
-            active = current
-            actions.append(.startFetch(id, side: current.side, cursor: next, attempt: current.attempt, step: current.step))
+            self[load: side] = current
+            actions.append(.startFetch(id, side: side, cursor: onward, attempt: current.attempt, step: current.step))
             return true
         }
-        actions.append(.applyPage(id, replacing: isRefresh))
         if isRefresh {
             followedCursors = []
             hasLoadedFirstPage = true
-            halt = nil
+            failures = []
+            start = Edge()
+            end = Edge()
+            start.edgePageCursor = current.cursor
+            start.cursor = page.previous
+            start.reachedEnd = page.previous == nil
         }
         if let cursor = current.cursor { followedCursors.insert(cursor) }
-        lastPageCursor = current.cursor
-        if let next, followedCursors.contains(next) {
-            // Following `next` would fetch a page already fetched: stop here with a typed error.
-            reachedEnd = false
-            nextCursor = next
-            halt = .repeatedCursor
-            fail(current, FeedError.repeatedCursor("\(next)"), into: &actions)
-            return true
+        let edgeSide: FeedSide = side == .loadPrevious ? .loadPrevious : .loadMore
+        var edge = self[edge: edgeSide]
+        edge.edgePageCursor = current.cursor
+        edge.cursor = onward
+        edge.reachedEnd = onward == nil
+        var afterApply = Load.AfterApply.complete(reachedEnd: onward == nil)
+        if let onward, followedCursors.contains(onward) {
+            // Following it would fetch a page already fetched: this end stops with a typed error.
+            edge.halt = .repeatedCursor
+            afterApply = .failRepeatedCursor("\(onward)")
+        } else if page.items.isEmpty && onward != nil {
+            edge.halt = .emptyPages
+            afterApply = .failEmptyPage
         }
-        nextCursor = next
-        reachedEnd = next == nil
-        if itemCount == 0 && next != nil {
-            halt = .emptyPages
-            fail(current, FeedError.emptyPageClaimsMore, into: &actions)
-            return true
+        self[edge: edgeSide] = edge
+        if isRefresh, case .complete = afterApply, let previous = page.previous, followedCursors.contains(previous) {
+            start.halt = .repeatedCursor // a first page whose `previous` points back at itself
+            afterApply = .failRepeatedCursor("\(previous)")
         }
-        lastFailure = nil
-        end(current, reachedEnd ? .endOfData : .completed, into: &actions)
+        current.phase = .applying(afterApply)
+        self[load: side] = current
+        actions.append(.applyPage(id, side, page))
         return true
     }
 
-    /// The recheck after a repeated cursor answered: nothing is applied; a fresh `next` is
-    /// followed from now on, a repeated one stops the end side again.
-    @inlinable mutating func recheckAnswered(_ current: ActiveLoad, next: Cursor?, into actions: inout [Action]) {
-        if let next, followedCursors.contains(next) {
-            halt = .repeatedCursor
-            fail(current, FeedError.repeatedCursor("\(next)"), into: &actions)
+    /// The controller applied the page of load `id`: `applied` items went into the list (for a
+    /// refresh, the new list's count) and `dropped` duplicates were left out. Ends the load as
+    /// decided when its page arrived.
+    @inlinable mutating func pageApplied(_ id: LoadID, applied: Int, dropped: Int, into actions: inout [Action]) {
+        guard let side = side(of: id), let current = self[load: side], case .applying(let afterApply) = current.phase
+        else { return }
+        switch afterApply {
+        case .complete(let reachedEnd):
+            if side != .refresh { clearFailures(for: side) }
+            let summary = LoadSummary(itemsApplied: applied, droppedDuplicates: dropped, reachedEnd: reachedEnd)
+            end(current, reachedEnd ? .endOfData : .completed, summary: summary, into: &actions)
+        case .failRepeatedCursor(let cursor):
+            fail(current, FeedError.repeatedCursor(cursor), into: &actions)
+        case .failEmptyPage:
+            fail(current, FeedError.emptyPageClaimsMore, into: &actions)
+        }
+    }
+
+    /// The recheck after a repeated cursor answered: nothing is applied; a fresh cursor onward
+    /// is followed from now on, a repeated one stops that end again.
+    @inlinable mutating func recheckAnswered(_ current: Load, onward: Cursor?, into actions: inout [Action]) {
+        var edge = self[edge: current.side]
+        if let onward, followedCursors.contains(onward) {
+            edge.halt = .repeatedCursor
+            self[edge: current.side] = edge
+            fail(current, FeedError.repeatedCursor("\(onward)"), into: &actions)
             return
         }
-        nextCursor = next
-        reachedEnd = next == nil
-        lastFailure = nil
-        end(current, reachedEnd ? .endOfData : .completed, into: &actions)
+        edge.cursor = onward
+        edge.reachedEnd = onward == nil
+        self[edge: current.side] = edge
+        clearFailures(for: current.side)
+        end(current, edge.reachedEnd ? .endOfData : .completed, summary: LoadSummary(itemsApplied: 0, reachedEnd: edge.reachedEnd), into: &actions)
     }
 
     /// Try `attempt` (fetch `step`) of load `id` threw `error`. Returns no action when the result
@@ -285,13 +431,14 @@
     @inlinable mutating func fetchFailed(
         _ id: LoadID, attempt: Int, step: Int = 0, error: any Error, into actions: inout [Action]
     ) -> Bool {
-        guard var current = active, current.isFetching(id, attempt: attempt, step: step) else { return false }
+        guard let side = side(of: id), var current = self[load: side], current.isFetching(id, attempt: attempt, step: step)
+        else { return false }
         actions.append(.cancelLoad(id))
         let retry = configuration.retry
         if current.retryNumber < retry.maximumAttempts && retry.condition.shouldRetry(error) {
             current.phase = .waitingToRetry
-            active = current
-            let failure = FeedFailure(error: error, side: current.side, attempt: current.attempt)
+            self[load: side] = current
+            let failure = FeedFailure(error: error, side: side, attempt: current.attempt)
             actions.append(.scheduleRetry(id, retryNumber: current.retryNumber, failure: failure))
             return true
         }
@@ -309,12 +456,13 @@
     /// The backoff after failed try `attempt` of load `id` elapsed on the clock.
     @discardableResult
     @inlinable mutating func backoffElapsed(_ id: LoadID, attempt: Int, into actions: inout [Action]) -> Bool {
-        guard var current = active, current.id == id, current.attempt == attempt, current.phase == .waitingToRetry
+        guard let side = side(of: id), var current = self[load: side], current.attempt == attempt,
+              current.phase == .waitingToRetry
         else { return false }
         current.attempt += 1
         current.phase = .fetching
-        active = current
-        actions.append(.startFetch(id, side: current.side, cursor: current.cursor, attempt: current.attempt, step: current.step))
+        self[load: side] = current
+        actions.append(.startFetch(id, side: side, cursor: current.cursor, attempt: current.attempt, step: current.step))
         return true
     }
 
@@ -323,7 +471,9 @@
     /// ``FeedError/clockFailed(_:)`` rather than wait for ever.
     @discardableResult
     @inlinable mutating func clockFailed(_ id: LoadID, attempt: Int, error: any Error, into actions: inout [Action]) -> Bool {
-        guard let current = active, current.id == id, current.attempt == attempt else { return false }
+        guard let side = side(of: id), let current = self[load: side], current.attempt == attempt,
+              current.phase == .fetching || current.phase == .waitingToRetry
+        else { return false }
         actions.append(.cancelLoad(id))
         fail(current, FeedError.clockFailed("\(error)"), into: &actions)
         return true
@@ -331,27 +481,33 @@
 
     // MARK: Helpers
 
-    @inlinable mutating func start(
+    @inlinable mutating func clearFailures(for side: FeedSide) {
+        guard !failures.isEmpty else { return }
+        failures.removeAll { $0.side == side || $0.side == .refresh }
+    }
+
+    @inlinable mutating func begin(
         _ side: FeedSide, cursor: Cursor?, attempt: Int, announce: Bool, isRecheck: Bool = false,
         into actions: inout [Action]
     ) -> LoadID {
         lastLoadID += 1
         let id = LoadID(rawValue: lastLoadID)
-        var load = ActiveLoad(id: id, side: side, cursor: cursor, attempt: attempt, firstAttempt: attempt, phase: .fetching)
-        load.isRecheck = isRecheck
-        active = load
+        self[load: side] = Load(id: id, side: side, cursor: cursor, attempt: attempt, isRecheck: isRecheck)
+        if side == .refresh { refreshOrigin = cursor }
         if announce { actions.append(.emit(.began(side))) }
         actions.append(.startFetch(id, side: side, cursor: cursor, attempt: attempt, step: 0))
         return id
     }
 
     /// Ends `load` for `reason`: cancels its work, tells its callers, emits the end event.
-    @inlinable mutating func end(_ load: ActiveLoad, _ reason: FeedEndReason, into actions: inout [Action]) {
-        active = nil
+    @inlinable mutating func end(
+        _ load: Load, _ reason: FeedEndReason, summary: LoadSummary? = nil, into actions: inout [Action]
+    ) {
+        self[load: load.side] = nil
         let outcome: LoadOutcome
         switch reason {
         case .completed, .endOfData:
-            outcome = .completed(LoadSummary(itemsApplied: 0, reachedEnd: reason == .endOfData))
+            outcome = .completed(summary ?? LoadSummary(itemsApplied: 0, reachedEnd: reason == .endOfData))
         case .cancelled(let cause):
             actions.append(.cancelLoad(load.id))
             outcome = .cancelled(cause)
@@ -362,9 +518,12 @@
         actions.append(.resolveCallers(load.id, outcome))
     }
 
-    @inlinable mutating func fail(_ load: ActiveLoad, _ error: any Error, into actions: inout [Action]) {
+    @inlinable mutating func fail(_ load: Load, _ error: any Error, into actions: inout [Action]) {
         let failure = FeedFailure(error: error, side: load.side, attempt: load.attempt)
-        lastFailure = failure
+        failures.removeAll { $0.side == load.side }
+        failures.append(failure)
         end(load, .failed(failure), into: &actions)
     }
 }
+
+extension FeedStateMachine.Action: Equatable where Item: Equatable {}

@@ -1,10 +1,15 @@
 /// Why a load was cancelled.
 public enum CancellationReason: Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// A refresh started and cancelled this load-more (the header wins over the footer).
+    /// A refresh started and cancelled this load at an end of the list (the header wins).
     case preemptedByRefresh
     /// A load-more started and cancelled this refresh
-    /// (``LoadMoreDuringRefreshPolicy/cancelRefresh``).
+    /// (``LoadMoreDuringRefreshPolicy/cancelRefresh``) or this load-previous
+    /// (``BothEndsPolicy/cancelOther``).
     case preemptedByLoadMore
+    /// A load-previous started and cancelled this refresh
+    /// (``LoadPreviousDuringRefreshPolicy/cancelRefresh``) or this load-more
+    /// (``BothEndsPolicy/cancelOther``).
+    case preemptedByLoadPrevious
     /// A newer request on the same side replaced this one. Only a caller's outcome says this:
     /// the side stays loading, so no event ends.
     case supersededByNewerRequest
@@ -17,6 +22,7 @@ public enum CancellationReason: Sendable, Hashable, CaseIterable, CustomStringCo
         switch self {
         case .preemptedByRefresh: "by a refresh"
         case .preemptedByLoadMore: "by a load-more"
+        case .preemptedByLoadPrevious: "by a load-previous"
         case .supersededByNewerRequest: "by a newer request"
         case .closed: "by close"
         }
@@ -29,17 +35,19 @@ public enum IgnoreReason: Sendable, Hashable, CaseIterable, CustomStringConverti
     case closed
     /// `retry()` found no failed load to retry.
     case nothingToRetry
-    /// `loadMore()` while a refresh is in flight, under ``LoadMoreDuringRefreshPolicy/ignoreLoadMore``.
+    /// `loadMore()` or `loadPrevious()` while a refresh is in flight, under
+    /// ``LoadMoreDuringRefreshPolicy/ignoreLoadMore`` or ``LoadPreviousDuringRefreshPolicy/ignoreLoadPrevious``.
     case refreshInFlight
-    /// `loadMore()` while the first page is still loading: there is nothing to append to yet.
+    /// `loadMore()` or `loadPrevious()` while the first page is still loading: there is nothing
+    /// to add to yet.
     case firstPageLoading
-    /// `loadMore()` before any first page was applied (the initial load is off, or the first
+    /// `loadMore()` or `loadPrevious()` before any first page was applied (the initial load is off, or the first
     /// page failed): there is nothing to append to. `refresh()` loads the first page, and after
     /// a failed first page `retry()` runs that refresh again (Android Paging 3 does the same).
     case noFirstPage
-    /// `loadMore()` after a guard failure (``FeedError/repeatedCursor(_:)`` or
-    /// ``FeedError/emptyPageClaimsMore``): the end side fetches nothing by itself until
-    /// `retry()` or a refresh, so a UI that loads more at the bottom cannot spin.
+    /// `loadMore()` or `loadPrevious()` after a guard failure at that end
+    /// (``FeedError/repeatedCursor(_:)`` or ``FeedError/emptyPageClaimsMore``): that end fetches
+    /// nothing by itself until `retry()` or a refresh, so a UI that loads at an edge cannot spin.
     case stoppedByGuard
 
     /// Why the call started nothing, in words, for logs.
@@ -58,11 +66,12 @@ public enum IgnoreReason: Sendable, Hashable, CaseIterable, CustomStringConverti
 /// What a finished load did to the list.
 public struct LoadSummary: Sendable, Hashable {
     /// The items the load put in the list: the new list's count for a refresh, the appended
-    /// count for a load-more.
+    /// count for a load-more, the prepended count for a load-previous.
     public var itemsApplied: Int
     /// Items dropped because their id was already in the list (``DuplicatePolicy/drop``).
     public var droppedDuplicates: Int
-    /// Whether the page was the last one (`next == nil`).
+    /// Whether the page was the last one in the direction of the load: `next == nil` for a
+    /// refresh or a load-more, `previous == nil` for a load-previous.
     public var reachedEnd: Bool
 
     /// Creates a summary.
@@ -78,7 +87,7 @@ public struct LoadSummary: Sendable, Hashable {
 public enum LoadOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The page arrived and was applied.
     case completed(LoadSummary)
-    /// `loadMore()` at the end of the data: nothing was fetched.
+    /// `loadMore()` at the end of the data, or `loadPrevious()` at its start: nothing was fetched.
     case endOfData
     /// The load was cancelled before its page was applied; its data was discarded.
     case cancelled(CancellationReason)

@@ -1,4 +1,4 @@
-/// The tasks of the load in flight — its fetch and its timer (a timeout or a retry backoff) —
+/// The tasks of the loads in flight — each one's fetch and timer (a timeout or a retry backoff) —
 /// and the hand-over of a fetch that answers while it is still being launched.
 ///
 /// Kept behind a lock (``Locked``) in a `let` so that the controller's nonisolated initializer
@@ -27,7 +27,54 @@
         }
     }
 
-    @usableFromInline let running = Locked<Running?>(nil)
+    /// The records of the loads in flight: at most one per side. The first lives inline, so a
+    /// feed that loads one side at a time allocates nothing for its records.
+    @usableFromInline struct Records {
+        @usableFromInline var first: Running?
+        @usableFromInline var others: [Running] = []
+
+        @inlinable init() {}
+
+        /// Runs `body` on the record of `loadID`, creating it if there is none.
+        @inlinable mutating func withRecord<Result>(_ loadID: UInt64, _ body: (inout Running) -> Result) -> Result {
+            if first?.loadID == loadID { return body(&first!) }
+            if let index = others.firstIndex(where: { $0.loadID == loadID }) { return body(&others[index]) }
+            if first == nil {
+                first = Running(loadID: loadID)
+                return body(&first!)
+            }
+            others.append(Running(loadID: loadID))
+            return body(&others[others.count - 1])
+        }
+
+        /// Runs `body` on the record of `loadID`, if there is one.
+        @inlinable mutating func ifPresent<Result>(_ loadID: UInt64, _ body: (inout Running) -> Result) -> Result? {
+            if first?.loadID == loadID { return body(&first!) }
+            guard let index = others.firstIndex(where: { $0.loadID == loadID }) else { return nil }
+            return body(&others[index])
+        }
+
+        /// Removes and returns the record of `loadID`.
+        @inlinable mutating func remove(_ loadID: UInt64) -> Running? {
+            if first?.loadID == loadID {
+                defer { first = others.popLast() }
+                return first
+            }
+            guard let index = others.firstIndex(where: { $0.loadID == loadID }) else { return nil }
+            return others.remove(at: index)
+        }
+
+        /// Removes and returns every record.
+        @inlinable mutating func removeAll() -> [Running] {
+            defer {
+                first = nil
+                others = []
+            }
+            return (first.map { [$0] } ?? []) + others
+        }
+    }
+
+    @usableFromInline let running = Locked<Records>(Records())
 
     /// Marks the fetch of `attempt` of `loadID` as being launched: until ``endLaunch(_:loadID:)``,
     /// its answer is handed over in place.
@@ -38,10 +85,13 @@
     /// Leaves `answer` for the launcher if the fetch of `attempt` of `loadID` is still being
     /// launched. Returns `false` when it is not: the fetch task must deliver the answer itself.
     @inlinable func answerInPlace(_ answer: Answer, loadID: UInt64, attempt: Int) -> Bool {
-        running.withLock { running in
-            guard running?.loadID == loadID, running?.launchingAttempt == attempt else { return false }
-            running?.answeredInPlace = answer
-            return true
+        running.withLock { records in
+            // Never creates a record: a load cancelled meanwhile has none, and keeps none.
+            records.ifPresent(loadID) { running in
+                guard running.launchingAttempt == attempt else { return false }
+                running.answeredInPlace = answer
+                return true
+            } ?? false
         }
     }
 
@@ -69,32 +119,24 @@
         withRunning(loadID) { $0.timer = task }
     }
 
-    /// Cancels and forgets the tasks of `loadID`.
+    /// Cancels and forgets the tasks of `loadID` (after releasing the lock).
     @inlinable func cancel(_ loadID: UInt64) {
-        let tasks = running.withLock { running -> Running? in
-            guard running?.loadID == loadID else { return nil }
-            defer { running = nil }
-            return running
-        }
+        let tasks = running.withLock { $0.remove(loadID) }
         tasks?.fetch?.cancel()
         tasks?.timer?.cancel()
     }
 
     /// Cancels and forgets whatever runs.
     @inlinable func cancelAll() {
-        let tasks = running.withLock { running -> Running? in
-            defer { running = nil }
-            return running
+        let all = running.withLock { $0.removeAll() }
+        for tasks in all {
+            tasks.fetch?.cancel()
+            tasks.timer?.cancel()
         }
-        tasks?.fetch?.cancel()
-        tasks?.timer?.cancel()
     }
 
-    /// Runs `body` on the record of `loadID`, replacing the record of an earlier load.
+    /// Runs `body` on the record of `loadID`, under the lock.
     @inlinable func withRunning<Result>(_ loadID: UInt64, _ body: (inout Running) -> Result) -> Result {
-        running.withLock { running in
-            if running?.loadID != loadID { running = Running(loadID: loadID) }
-            return body(&running!)
-        }
+        running.withLock { $0.withRecord(loadID, body) }
     }
 }

@@ -2,7 +2,9 @@
 public struct PageRequest<Cursor: Hashable & Sendable>: Sendable {
     /// The cursor of the page to fetch; `nil` asks for the first page.
     public var cursor: Cursor?
-    /// Why the page is asked for: a refresh (header) or a load-more (footer).
+    /// Why the page is asked for: a refresh (header), a load-more (the page after the last one,
+    /// asked for by the last page's `next`) or a load-previous (the page before the first one,
+    /// asked for by the first page's `previous`).
     public var side: FeedSide
     /// The number of items the feed asks for. A source may return fewer or more.
     public var pageSize: Int

@@ -1,8 +1,8 @@
 /// Fans the controller's outputs out to any number of subscribers, each with its own stream.
 ///
 /// Subscribing is synchronous and needs no hop to the actor, so `controller.snapshots` works
-/// from any context and a subscription exists as soon as the property returns. Snapshot and
-/// status streams keep only the newest value (a slow reader skips to the latest); event and
+/// from any context and a subscription exists as soon as the property returns. Snapshot, status
+/// and load-state streams keep only the newest value (a slow reader skips to the latest); event and
 /// diagnostic streams keep every value.
 ///
 /// ## Never yield under the lock
@@ -42,6 +42,7 @@
     @usableFromInline enum Delivery: Sendable {
         case snapshot(AsyncStream<FeedSnapshot<Item>>.Continuation, FeedSnapshot<Item>)
         case status(AsyncStream<FeedStatus>.Continuation, FeedStatus)
+        case loadStates(AsyncStream<FeedLoadStates>.Continuation, FeedLoadStates)
         case event(AsyncStream<FeedEvent>.Continuation, FeedEvent)
         case diagnostic(AsyncStream<FeedDiagnostic>.Continuation, FeedDiagnostic)
         /// Finish one stream (runs its `onTermination`, which takes the lock: never under it).
@@ -51,6 +52,7 @@
             switch self {
             case .snapshot(let continuation, let value): continuation.yield(value)
             case .status(let continuation, let value): continuation.yield(value)
+            case .loadStates(let continuation, let value): continuation.yield(value)
             case .event(let continuation, let value): continuation.yield(value)
             case .diagnostic(let continuation, let value): continuation.yield(value)
             case .finish(let finish): finish()
@@ -61,9 +63,11 @@
     @usableFromInline struct State {
         @usableFromInline var snapshot: FeedSnapshot<Item>
         @usableFromInline var status: FeedStatus
+        @usableFromInline var loadStates: FeedLoadStates
         @usableFromInline var loadingSides: [FeedSide] = []
         @usableFromInline var snapshotSubscribers: [UInt64: Subscription<FeedSnapshot<Item>>] = [:]
         @usableFromInline var statusSubscribers: [UInt64: Subscription<FeedStatus>] = [:]
+        @usableFromInline var loadStateSubscribers: [UInt64: Subscription<FeedLoadStates>] = [:]
         @usableFromInline var eventSubscribers: [UInt64: Subscription<FeedEvent>] = [:]
         @usableFromInline var diagnosticSubscribers: [UInt64: Subscription<FeedDiagnostic>] = [:]
         @usableFromInline var nextSubscriberID: UInt64 = 0
@@ -79,9 +83,10 @@
         /// Whether the fan-out task has a round to run that it has not started.
         @usableFromInline var fanOutPending = false
 
-        @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadingSides: [FeedSide]) {
+        @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
             self.snapshot = snapshot
             self.status = status
+            self.loadStates = loadStates
             self.loadingSides = loadingSides
         }
 
@@ -98,8 +103,8 @@
 
     @usableFromInline let state: Locked<State>
 
-    @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadingSides: [FeedSide]) {
-        state = Locked(State(snapshot: snapshot, status: status, loadingSides: loadingSides))
+    @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
+        state = Locked(State(snapshot: snapshot, status: status, loadStates: loadStates, loadingSides: loadingSides))
     }
 
     // MARK: Delivering (outside the lock)
@@ -141,6 +146,12 @@
     @inlinable func subscribeToStatuses() -> AsyncStream<FeedStatus> {
         subscribe(\.statusSubscribers, bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true) { state, continuation in
             (.status(continuation, state.status), 0)
+        }
+    }
+
+    @inlinable func subscribeToLoadStates() -> AsyncStream<FeedLoadStates> {
+        subscribe(\.loadStateSubscribers, bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true) { state, continuation in
+            (.loadStates(continuation, state.loadStates), 0)
         }
     }
 
@@ -212,6 +223,7 @@
 
     @inlinable var latestSnapshot: FeedSnapshot<Item> { state.withLock { $0.snapshot } }
     @inlinable var latestStatus: FeedStatus { state.withLock { $0.status } }
+    @inlinable var latestLoadStates: FeedLoadStates { state.withLock { $0.loadStates } }
 
     // MARK: Publishing (called by the controller only, so in order)
 
@@ -251,12 +263,21 @@
         }
     }
 
-    @inlinable func publish(_ status: FeedStatus) {
+    /// Publishes the summary status and the state of each side, each only if it changed.
+    @inlinable func publish(_ status: FeedStatus, _ loadStates: FeedLoadStates) {
         deliver { state in
-            guard !state.isFinished, state.status != status else { return false }
-            state.status = status
-            for subscriber in state.statusSubscribers.values {
-                state.outbox.append(.status(subscriber.continuation, status))
+            guard !state.isFinished else { return false }
+            if state.status != status {
+                state.status = status
+                for subscriber in state.statusSubscribers.values {
+                    state.outbox.append(.status(subscriber.continuation, status))
+                }
+            }
+            if state.loadStates != loadStates {
+                state.loadStates = loadStates
+                for subscriber in state.loadStateSubscribers.values {
+                    state.outbox.append(.loadStates(subscriber.continuation, loadStates))
+                }
             }
             return state.claimDrain()
         }
@@ -301,26 +322,11 @@
                 }
             }
             state.queueSnapshot(state.snapshot, onlyToLagging: true) // the last list, to whoever lacks it
-            for subscriber in state.snapshotSubscribers.values {
-                let continuation = subscriber.continuation
-                state.outbox.append(.finish { continuation.finish() })
-            }
-            for subscriber in state.statusSubscribers.values {
-                let continuation = subscriber.continuation
-                state.outbox.append(.finish { continuation.finish() })
-            }
-            for subscriber in state.eventSubscribers.values {
-                let continuation = subscriber.continuation
-                state.outbox.append(.finish { continuation.finish() })
-            }
-            for subscriber in state.diagnosticSubscribers.values {
-                let continuation = subscriber.continuation
-                state.outbox.append(.finish { continuation.finish() })
-            }
-            state.snapshotSubscribers = [:]
-            state.statusSubscribers = [:]
-            state.eventSubscribers = [:]
-            state.diagnosticSubscribers = [:]
+            state.queueFinishes(\.snapshotSubscribers)
+            state.queueFinishes(\.statusSubscribers)
+            state.queueFinishes(\.loadStateSubscribers)
+            state.queueFinishes(\.eventSubscribers)
+            state.queueFinishes(\.diagnosticSubscribers)
             fanOutSignal = state.fanOutSignal
             state.fanOutSignal = nil
             return state.claimDrain()
@@ -330,6 +336,17 @@
 }
 
 extension FeedBroadcaster.State {
+    /// Queues the finish of every subscription in `subscribers` and forgets them.
+    @inlinable mutating func queueFinishes<Element: Sendable>(
+        _ subscribers: WritableKeyPath<Self, [UInt64: FeedBroadcaster.Subscription<Element>]>
+    ) {
+        for subscriber in self[keyPath: subscribers].values {
+            let continuation = subscriber.continuation
+            outbox.append(.finish { continuation.finish() })
+        }
+        self[keyPath: subscribers] = [:]
+    }
+
     /// Queues `snapshot` for every snapshot subscription (or only those handed an older one)
     /// and records it as handed to them. Walks the indices so that the dictionary is changed in
     /// place, not copied.

@@ -1,4 +1,8 @@
 /// What changed between two versions of a feed's list.
+///
+/// Keeping a scroll position: items prepended at the start shift every older index up by the
+/// prepended count. A UI that shows row `i` of the older list shows the same item at
+/// `i + prepended.count` of the newer one; see ``prependedCount``.
 public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
     /// The first, empty list of a new controller.
     case initial
@@ -6,6 +10,21 @@ public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
     case replaced
     /// Items were appended at these indices (a load-more); everything before is unchanged.
     case appended(Range<Int>)
+    /// Items were inserted at these indices, always starting at 0 (a load-previous); the older
+    /// items follow, unchanged, each `range.count` places further on.
+    case prepended(Range<Int>)
+    /// Items were added at both ends (only ``FeedSnapshot/change(since:)`` across skipped
+    /// versions says this): `prepended` (from 0) and `appended` are indices of the newer list.
+    case extended(prepended: Range<Int>, appended: Range<Int>)
+
+    /// How many items were inserted before the older list's first item: add it to an older
+    /// index to find the same item in the newer list. 0 unless items were prepended.
+    public var prependedCount: Int {
+        switch self {
+        case .prepended(let range), .extended(let range, _): range.count
+        default: 0
+        }
+    }
 
     /// The change in a compact form for logs, e.g. `appended(15..<30)`.
     public var description: String {
@@ -13,6 +32,9 @@ public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
         case .initial: "initial"
         case .replaced: "replaced"
         case .appended(let range): "appended(\(range.lowerBound)..<\(range.upperBound))"
+        case .prepended(let range): "prepended(\(range.lowerBound)..<\(range.upperBound))"
+        case .extended(let prepended, let appended):
+            "extended(prepended: \(prepended.lowerBound)..<\(prepended.upperBound), appended: \(appended.lowerBound)..<\(appended.upperBound))"
         }
     }
 }

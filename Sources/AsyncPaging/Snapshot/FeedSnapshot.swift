@@ -10,7 +10,7 @@
 public struct FeedSnapshot<Item: Sendable>: RandomAccessCollection, Sendable {
     /// Grows by one with every published change; 0 for the initial empty list.
     public let version: UInt64
-    /// Grows by one with every replacement (refresh); appends keep it.
+    /// Grows by one with every replacement (refresh); appends and prepends keep it.
     public let generation: UInt64
     /// What changed since the previous version.
     public let change: FeedChange
@@ -34,13 +34,18 @@ public struct FeedSnapshot<Item: Sendable>: RandomAccessCollection, Sendable {
     /// The item at `position`, which must be in `startIndex..<endIndex`.
     @inlinable public subscript(position: Int) -> Item { contents[position] }
 
-    /// What changed between `older` and this snapshot, even across skipped versions:
-    /// `.appended` when both belong to the same generation, `.replaced` otherwise.
+    /// What changed between `older` and this snapshot, even across skipped versions: within
+    /// one generation, `.appended`, `.prepended` or (items added at both ends) `.extended`;
+    /// `.replaced` otherwise.
     @inlinable public func change(since older: FeedSnapshot) -> FeedChange {
-        if older.generation == generation && older.count <= count {
-            return .appended(older.count..<count)
-        }
-        return .replaced
+        guard older.generation == generation else { return .replaced }
+        let prepended = contents.frontCount - older.contents.frontCount
+        let olderBackCount = older.count - older.contents.frontCount
+        guard prepended >= 0, count - contents.frontCount >= olderBackCount else { return .replaced }
+        let appended = (prepended + older.count)..<count
+        if prepended == 0 { return .appended(appended) }
+        if appended.isEmpty { return .prepended(0..<prepended) }
+        return .extended(prepended: 0..<prepended, appended: appended)
     }
 }
 

@@ -1,7 +1,7 @@
 /// A fixed-capacity block of items: one allocation, header = number of initialized items.
 ///
-/// Only the ``ItemStore`` that made a chunk writes to it, and only past every index that any
-/// published ``FeedSnapshot`` can read; see ``ItemStore`` for why sharing it is safe.
+/// Only the ``ChunkRun`` that made a chunk writes to it, and only past every slot that any
+/// published ``FeedSnapshot`` can read; see ``ItemStoreContents`` for why sharing it is safe.
 @usableFromInline final class ItemChunk<Item>: ManagedBuffer<Int, Item> {
     @inlinable static func make(capacity: Int) -> ItemChunk<Item> {
         let buffer = ItemChunk.create(minimumCapacity: capacity) { _ in 0 }

@@ -252,7 +252,7 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
     /// Reports that the finger lifted: a triggered header refreshes, a triggered footer loads
     /// more.
     public func releasePull() {
-        for side in FeedSide.allCases {
+        for side in [FeedSide.refresh, .loadMore] { // the two gestures: header and footer
             var released = false
             updateGesture(side) { released = $0.release() != nil }
             guard released else { continue }
@@ -329,7 +329,7 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
         }
         let configuration = controller.configuration
         let hasLoadedFirstPage = snapshot.generation > 0
-        for side in FeedSide.allCases {
+        for side in [FeedSide.refresh, .loadMore] { // the two gestures: header and footer
             let available = PullGesture.isAvailable(
                 side, status: status, hasLoadedFirstPage: hasLoadedFirstPage, configuration: configuration)
             let loading = status == (side == .refresh ? .refreshing : .loadingMore)

@@ -112,7 +112,7 @@ public struct PrefetchTrigger: Sendable, Hashable {
         case .refreshing, .loadingMore: return .skip(.loadInFlight)
         case .endOfData: return .skip(.endOfData)
         case .failed: return .skip(.failed)
-        case .idle: return requestPending ? .skip(.loadInFlight) : .loadMore
+        case .idle, .loadingPrevious: return requestPending ? .skip(.loadInFlight) : .loadMore
         }
     }
 

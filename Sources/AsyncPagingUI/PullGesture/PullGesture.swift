@@ -168,6 +168,9 @@ public struct PullGesture: Sendable, Hashable {
         case (.loadMore, .refreshing):
             hasLoadedFirstPage && configuration.loadMoreDuringRefresh == .cancelRefresh
         case (.loadMore, _): true
+        case (.loadPrevious, .refreshing):
+            hasLoadedFirstPage && configuration.loadPreviousDuringRefresh == .cancelRefresh
+        case (.loadPrevious, _): true
         }
     }
 }

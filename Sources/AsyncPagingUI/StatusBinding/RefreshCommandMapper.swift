@@ -35,6 +35,9 @@ public struct RefreshCommandMapper: Sendable, Hashable {
         case .began(.loadMore):
             // A load-more only begins when more data may follow.
             return setNoMoreData(false) + [.beginFooterRefresh]
+        case .began(.loadPrevious), .ended(.loadPrevious, _):
+            // A header and a footer have nothing to show for a load before the first page.
+            return []
         case .ended(let side, let reason):
             let end: RefreshCommand = side == .refresh ? .endHeaderRefresh : .endFooterRefresh
             switch reason {

@@ -2,19 +2,24 @@
 
 /// The state machine's calls in a returning form, so tests read "call, then look at actions".
 extension FeedStateMachine {
-    mutating func refreshRequested() -> (Decision, [Action]) {
+    mutating func refreshRequested(from cursor: Cursor? = nil) -> (Decision, [Action]) {
         var actions: [Action] = []
-        return (refreshRequested(into: &actions), actions)
+        return (refreshRequested(from: cursor, into: &actions), actions)
     }
 
     mutating func loadMoreRequested() -> (Decision, [Action]) {
         var actions: [Action] = []
-        return (loadMoreRequested(into: &actions), actions)
+        return (edgeLoadRequested(.loadMore, into: &actions), actions)
     }
 
-    mutating func retryRequested() -> (Decision, [Action]) {
+    mutating func loadPreviousRequested() -> (Decision, [Action]) {
         var actions: [Action] = []
-        return (retryRequested(into: &actions), actions)
+        return (edgeLoadRequested(.loadPrevious, into: &actions), actions)
+    }
+
+    mutating func retryRequested(_ side: FeedSide? = nil) -> (Decision, [Action]) {
+        var actions: [Action] = []
+        return (retryRequested(side, into: &actions), actions)
     }
 
     mutating func closeRequested() -> [Action] {
@@ -23,15 +28,22 @@ extension FeedStateMachine {
         return actions
     }
 
-    mutating func fetchSucceeded(_ id: LoadID, attempt: Int, step: Int = 0, itemCount: Int, next: Cursor?) -> [Action] {
+    /// The page arrives; if the machine asks for it to be applied, it is applied as the
+    /// controller would (`applied` items, `dropped` duplicates) and the machine's answer follows.
+    mutating func fetchSucceeded(
+        _ id: LoadID, attempt: Int, step: Int = 0, page: Page<Item, Cursor>, applied: Int? = nil, dropped: Int = 0
+    ) -> [Action] {
         var actions: [Action] = []
-        fetchSucceeded(id, attempt: attempt, step: step, itemCount: itemCount, next: next, into: &actions)
+        fetchSucceeded(id, attempt: attempt, step: step, page: page, into: &actions)
+        if actions.contains(where: { if case .applyPage = $0 { true } else { false } }) {
+            pageApplied(id, applied: applied ?? page.items.count, dropped: dropped, into: &actions)
+        }
         return actions
     }
 
-    mutating func fetchFailed(_ id: LoadID, attempt: Int, error: any Error) -> [Action] {
+    mutating func fetchFailed(_ id: LoadID, attempt: Int, step: Int = 0, error: any Error) -> [Action] {
         var actions: [Action] = []
-        fetchFailed(id, attempt: attempt, error: error, into: &actions)
+        fetchFailed(id, attempt: attempt, step: step, error: error, into: &actions)
         return actions
     }
 

@@ -1,0 +1,218 @@
+// Carrying out what the machine decides: registering callers, running the actions in order,
+// applying pages, answering callers, and feeding fetch answers and timers back to the machine.
+extension FeedController {
+    /// Feeds the machine a caller's request and, when the request started or joined a load,
+    /// registers the caller on it *before* carrying out the actions: an answer that arrives
+    /// while they run (a source that answers at once) finds the caller already waiting.
+    ///
+    /// - Parameter side: The side the call concerns; `nil` for `retry()`, whose side is the
+    ///   side of the load it started or joined.
+    @inlinable func call(
+        side: FeedSide?, _ request: (inout Machine, inout [Machine.Action]) -> Machine.Decision
+    ) async -> LoadResult {
+        var actions = takeActionBuffer()
+        let decision = request(&machine, &actions)
+        switch decision {
+        case .answered(let outcome):
+            carryOut(&actions)
+            return LoadResult(side: side, outcome: outcome)
+        case .started(let id), .joined(let id):
+            let joined = if case .joined = decision { true } else { false }
+            let loadSide = machine.side(of: id) ?? side ?? .refresh
+            // Unsafe continuation: every waiter is removed from `waiters` when it is resumed, so
+            // it is resumed exactly once (see `answerCallers`); the load always ends (close ends
+            // it too). The body runs on the actor, before the call suspends.
+            return await withUnsafeContinuation { continuation in
+                waiters.append(Waiter(id: id, side: loadSide, joined: joined, continuation: continuation))
+                carryOut(&actions)
+            }
+        }
+    }
+
+    /// Lets `step` feed the machine an input, then carries out the actions it wrote.
+    @discardableResult
+    @inlinable func run<Result>(_ step: (inout Machine, inout [Machine.Action]) -> Result) -> Result {
+        var actions = takeActionBuffer()
+        let result = step(&machine, &actions)
+        carryOut(&actions)
+        return result
+    }
+
+    /// The reused action list, empty; `carryOut` gives it back.
+    @inlinable func takeActionBuffer() -> [Machine.Action] {
+        let actions = actionBuffer
+        actionBuffer = [] // the returned list is now the buffer's only owner: appending does not copy it
+        return actions
+    }
+
+    /// Carries out `actions`, gives the list back for reuse, then hands over the answers that
+    /// the fetches they launched gave at once — after the actions, as a fetch task would, and in
+    /// a loop rather than by recursion (a source that answers at once with empty pages leads
+    /// from one fetch to the next).
+    @inlinable func carryOut(_ actions: inout [Machine.Action]) {
+        let arrived = perform(&actions)
+        giveBack(&actions)
+        acceptInTurn(arrived)
+    }
+
+    /// Accepts `first`, then every answer that accepting it brought at once, in turn.
+    @inlinable func acceptInTurn(_ first: ArrivedAnswer?) {
+        var next = first
+        while let answer = next ?? takeDeferredAnswer() {
+            next = accept(answer)
+        }
+    }
+
+    @inlinable func takeDeferredAnswer() -> ArrivedAnswer? {
+        deferredAnswers.isEmpty ? nil : deferredAnswers.removeFirst()
+    }
+
+    /// Empties `actions` into the reused buffer, leaving `actions` without storage, so that the
+    /// next call finds the buffer unique even while this caller is suspended.
+    @inlinable func giveBack(_ actions: inout [Machine.Action]) {
+        actions.removeAll(keepingCapacity: true)
+        swap(&actions, &actionBuffer)
+    }
+
+    /// Carries out `actions` in order — applying a page feeds its counts back to the machine,
+    /// which appends the actions that end the load — then publishes the new status and load
+    /// states, and only then answers the callers whose loads ended, so that a caller sees
+    /// outputs that already tell its outcome.
+    /// - Returns: The answer of a fetch it launched, when the source gave it at once. (Every
+    ///   request starts at most one fetch; should a list ever start two that both answer at
+    ///   once, the second waits in `deferredAnswers`.)
+    @inlinable func perform(_ actions: inout [Machine.Action]) -> ArrivedAnswer? {
+        guard !actions.isEmpty else { return nil }
+        var arrived: ArrivedAnswer?
+        var index = 0
+        while index < actions.count {
+            switch actions[index] {
+            case .startFetch(let id, let side, let cursor, let attempt, let step):
+                if let answer = launchFetch(
+                    id, side: side, cursor: cursor, attempt: attempt, step: step, handsOverInPlace: true) {
+                    let answer = ArrivedAnswer(id: id, side: side, attempt: attempt, step: step, answer: answer)
+                    if arrived == nil { arrived = answer } else { deferredAnswers.append(answer) }
+                }
+            case .cancelLoad(let id):
+                tasks.cancel(id.rawValue)
+            case .scheduleRetry(let id, let retryNumber, let failure):
+                let retry = configuration.retry
+                let unit = retry.jitter > 0 ? Double.random(in: 0..<1, using: &random) : 0
+                let delay = retry.delay(beforeRetry: retryNumber, after: failure.error, randomUnit: unit)
+                broadcaster.publish(.retryScheduled(
+                    side: failure.side, retryNumber: retryNumber, delay: delay, failure: failure))
+                launchTimer(id, attempt: failure.attempt, step: 0, after: delay, isTimeout: false)
+            case .applyPage(let id, let side, let page):
+                let (applied, dropped) = apply(page, at: side)
+                machine.pageApplied(id, applied: applied, dropped: dropped, into: &actions)
+            case .emit(let event):
+                broadcaster.publish(event)
+            case .resolveCallers:
+                break // after the status, below
+            case .finishOutputs:
+                tasks.cancelAll()
+                broadcaster.finish(finalStatus: .closed)
+            }
+            index += 1
+        }
+        broadcaster.publish(machine.status, machine.loadStates)
+        for case let .resolveCallers(id, outcome) in actions { answerCallers(of: id, outcome) }
+        return arrived
+    }
+
+    /// Answers and removes the callers waiting on `id`.
+    @inlinable func answerCallers(of id: LoadID, _ outcome: LoadOutcome) {
+        waiters.removeAll { waiter in
+            guard waiter.id == id else { return false }
+            waiter.continuation.resume(returning: LoadResult(
+                side: waiter.side, outcome: outcome, joinedInFlightLoad: waiter.joined))
+            return true
+        }
+    }
+
+    /// Puts `page` in the list — replacing it (refresh), appending it (load-more) or
+    /// prepending it (load-previous) — and publishes the snapshot if the list changed.
+    /// - Returns: The items applied (for a refresh, the new list's count) and the duplicates
+    ///   left out.
+    @inlinable func apply(_ page: Page<Item, Cursor>, at side: FeedSide) -> (applied: Int, dropped: Int) {
+        if side == .refresh {
+            store = ItemStore()
+            identities?.removeAll()
+        }
+        let (kept, dropped) = withoutDuplicates(page.items)
+        if dropped > 0 {
+            broadcaster.publish(.duplicatesDropped(side: side, count: dropped))
+        }
+        let before = store.count
+        let change: FeedChange
+        switch side {
+        case .refresh:
+            store.append(contentsOf: kept)
+            change = .replaced
+        case .loadMore:
+            store.append(contentsOf: kept)
+            change = .appended(before..<store.count)
+        case .loadPrevious:
+            store.prepend(contentsOf: kept)
+            change = .prepended(0..<kept.count)
+        }
+        guard side == .refresh || !kept.isEmpty else { return (0, dropped) }
+        latest = FeedSnapshot(
+            version: latest.version + 1,
+            generation: side == .refresh ? latest.generation + 1 : latest.generation,
+            change: change,
+            contents: store.contents)
+        broadcaster.publish(latest)
+        return (kept.count, dropped)
+    }
+
+    /// The items whose id is not yet in the list, and how many were dropped.
+    @inlinable func withoutDuplicates(_ items: [Item]) -> (kept: [Item], dropped: Int) {
+        guard let identities else { return (items, 0) }
+        return identities.recordNew(items)
+    }
+
+    /// A fetch task's answer, delivered through a hop onto the actor.
+    @inlinable func fetchDelivered(_ id: LoadID, side: FeedSide, attempt: Int, step: Int, _ answer: FetchAnswer) {
+        acceptInTurn(ArrivedAnswer(id: id, side: side, attempt: attempt, step: step, answer: answer))
+    }
+
+    /// Feeds a fetch's answer to the machine and carries out what it says (or reports the answer
+    /// as stale). Returns the answer of a fetch this launched, when its source gave it at once.
+    @inlinable func accept(_ arrived: ArrivedAnswer) -> ArrivedAnswer? {
+        var actions = takeActionBuffer()
+        let accepted = switch arrived.answer {
+        case .success(let page):
+            machine.fetchSucceeded(arrived.id, attempt: arrived.attempt, step: arrived.step, page: page, into: &actions)
+        case .failure(let error):
+            machine.fetchFailed(arrived.id, attempt: arrived.attempt, step: arrived.step, error: error, into: &actions)
+        }
+        let next = perform(&actions)
+        giveBack(&actions)
+        if !accepted {
+            if case .failure(let error) = arrived.answer, error is CancellationError {
+                broadcaster.publish(.fetchCancelled(side: arrived.side, attempt: arrived.attempt))
+            } else {
+                broadcaster.publish(.staleResultDiscarded(
+                    side: arrived.side, attempt: arrived.attempt, succeeded: arrived.answer.isSuccess))
+            }
+        }
+        return next
+    }
+
+    @inlinable func timerFired(_ id: LoadID, attempt: Int, step: Int, isTimeout: Bool) {
+        guard isTimeout else {
+            run { $0.backoffElapsed(id, attempt: attempt, into: &$1) }
+            return
+        }
+        let side = machine.side(of: id)
+        if run({ $0.timeoutElapsed(id, attempt: attempt, step: step, into: &$1) }), let side {
+            broadcaster.publish(.timedOut(side: side, attempt: attempt))
+        }
+    }
+
+    /// A timer's clock threw without the timer being cancelled: the load ends as failed.
+    @inlinable func timerFailed(_ id: LoadID, attempt: Int, error: any Error) {
+        run { $0.clockFailed(id, attempt: attempt, error: error, into: &$1) }
+    }
+}

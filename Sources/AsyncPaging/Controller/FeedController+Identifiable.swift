@@ -1,0 +1,32 @@
+extension FeedController where Item: Identifiable, Item.ID: Sendable {
+    /// Creates a controller for `Identifiable` items: items whose `id` is already in the list
+    /// are handled by ``FeedConfiguration/duplicates`` (dropped and counted by default).
+    @inlinable public init(
+        source: some PageSource<Item, Cursor>,
+        clock: any Clock<Duration> = ContinuousClock(),
+        configuration: FeedConfiguration = .default,
+        initialCursor: Cursor? = nil
+    ) {
+        self.init(
+            source: source, clock: clock, configuration: configuration, initialCursor: initialCursor,
+            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil)
+    }
+
+    /// Creates a controller for `Identifiable` items whose source is a closure.
+    @inlinable public init(
+        clock: any Clock<Duration> = ContinuousClock(),
+        configuration: FeedConfiguration = .default,
+        initialCursor: Cursor? = nil,
+        fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
+    ) {
+        self.init(
+            source: ClosurePageSource(fetch), clock: clock, configuration: configuration, initialCursor: initialCursor,
+            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil)
+    }
+}
+
+extension Result {
+    @inlinable var isSuccess: Bool {
+        if case .success = self { true } else { false }
+    }
+}
