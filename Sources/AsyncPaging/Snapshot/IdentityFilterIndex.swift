@@ -10,11 +10,12 @@
 /// drains in C / 8 inserts, while the new table (2 C buckets) grows again only after ¾ C more.
 /// The duplicate filter takes a page's share of this work once, after the page's inserts
 /// (``_insertDeferringGrowthStep(_:)``, ``_stepGrowth(inserts:)``), which delays it by at most
-/// a page.
+/// a page (a page of more keys than the table holds, a large first page, makes the growth
+/// finish the draining and the preparing at once: work in proportion to that page).
 ///
 /// The larger table is made ready before it is needed, so that the insert that grows the index
 /// does not pay for it either: once the live table is five eighths full, the next table is
-/// allocated and each insert zeroes the tags of ``_bucketsPreparedPerInsert`` of its buckets
+/// allocated and each insert zeroes the tags of ``_IdentityIndexState/_bucketsPreparedPerInsert`` of its buckets
 /// (and touches their key memory, so that the system maps its pages in then, not all at once
 /// when the keys move in). The window from five eighths to three quarters is C / 8 inserts, which
 /// prepare 4 C buckets: twice the 2 C needed. (Zeroing 2 MB of tags in one `memset` when the

@@ -138,7 +138,6 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
         observation.withMutation(of: self, keyPath: keyPaths.footer) { _footer = footer }
     }
 
-
     /// Creates a model of `controller` and starts following it.
     /// - Parameters:
     ///   - controller: The feed to mirror and drive.
