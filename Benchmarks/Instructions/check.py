@@ -30,8 +30,14 @@ WIDER_MARGINS = {
 
 MALLOC_SLACK = 1.0
 # The UI model's page: 8.1-9.9 allocations over ten runs (dispatch continuations for the
-# subscription tasks' wake-ups, as many as the interleaving makes).
-WIDER_MALLOC_SLACK = {"mallocs.model.page.posts-ids": 1.5}
+# subscription tasks' wake-ups, as many as the interleaving makes); the suspending source
+# 6.0-8.0 and cancel 31.2-36.2 over four runs (the same hand-offs as their instruction counts).
+WIDER_MALLOC_SLACK = {
+    "mallocs.model.page.posts-ids": 1.5,
+    "mallocs.page.posts-ids.engine.suspending": 2.0,
+    "mallocs.cancel.engine": 3.0,
+    "mallocs.first-list.posts-ids": 3.0,
+}
 
 thresholds, measured, default_margin = load(sys.argv[1]), load(sys.argv[2]), float(sys.argv[3]) / 100
 failed, improved = [], []

@@ -62,6 +62,8 @@ target("page while the id table grows (98k) ÷ page at 90k (instructions)",
 if get("growth-1m.ids.worst_over_median") is not None:
     target("worst ÷ median page growing to 1M items with ids (wall clock, fastest of 3 runs per page)",
            get("growth-1m.ids.worst_over_median"), 20, 1)
+    target("the same apart from the pages where the controller's `followedCursors` set rehashes (3·2^k + 1)",
+           get("growth-1m.ids.worst_outside_cursor_set_growth_over_median"), 20, 1)
 target("heap of a 1M-item feed with ids ÷ plain array (two-word items)", get("bytes.feed-1m.engine-ids.ratio"), 1.6)
 target("`FeedModel` per page ÷ controller per page (both from the main actor)",
        ratio("model.page.posts-ids", "controller.page.posts-ids.from-main"), 2)
