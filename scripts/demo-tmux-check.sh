@@ -251,4 +251,36 @@ until [[ -s "$WORK/after" ]]; do
 done
 cmp -s "$WORK/before" "$WORK/after" || fail "terminal settings differ after SIGTERM"
 
+# --- 11. --open-at: a feed opened in the middle grows both ways ----------------------------
+# Post 30 of 60 (the newest is post 0): the first page is #30..#16. Its first row is near the
+# top, so the top loads the newer page above by itself (the header says so), and the bottom the
+# older page below; the prepend keeps the rows on screen where they were.
+log "11. --open-at 30: opens in the middle, loads newer above and older below"
+start_demo "$ARGS --open-at 30"
+wait_for_line 2 '^ +1  #30 ' "the first row is post #30, the page at the cursor"
+wait_for "↑ " "the header shows the top's state"
+wait_for "loading newer…" "the first row is near the top: the newer page above loads by itself"
+wait_for_line 1 '^ feed-demo · 45 posts · ↑ newer above: scroll up' "a page above and a page below: 45 posts"
+screen | grep -qE '^ 16  #30 ' || fail "post #30 should be row 16 once 15 newer posts are above it"
+# Post #30 stays at the top of the screen, unless the prepend landed before the page below,
+# when the list (30 posts) could not scroll that far: then it is as far down as 30 rows allow.
+wait_for_line $((HEIGHT - 2)) '^ rows (16–35|11–30) of 45 ' "the prepend moved the viewport down with the rows"
+wait_for "✓ load-previous done" "the event line shows the load above"
+log "11b. g: the top loads the newest page, then says start of the data; p there says so too"
+keys g
+wait_for "loading newer…" "at the top the next newer page loads"
+wait_for_line 1 '^ feed-demo · 60 posts · ↑ start of the data' "the newest posts are in: start of the data"
+wait_for_line 2 '^ 16  #45 ' "the rows on screen stayed where they were"
+wait_for "✓ load-previous done, start of the data"
+keys g
+wait_for_line 2 '^ +1  #60 ' "the newest post, #60, is the first row"
+keys p
+wait_for "• p: start of the data · nothing newer above" "p at the start of the data starts no load"
+keys G
+wait_for "rows 41–60 of 60 · ── no more data · all 60 posts loaded ──" "and the bottom reached the end of the data"
+screen | grep -qE '^ feed-demo · 60 posts · ↑ start of the data +api: 4 requests, 0 cancelled, 0 failed' ||
+    fail "expected exactly 4 requests: the page at post 30, two above, one below"
+keys q
+expect_exit 0
+
 log "PASS: the interactive feed-demo works in tmux"

@@ -39,6 +39,7 @@ enum ArgumentParser {
             case "--page-size": options.pageSize = try integer(value, flag: flag, in: 1...500)
             case "--total-items": options.totalItems = try integer(value, flag: flag, in: 0...1_000_000)
             case "--prefetch": options.prefetchDistance = try integer(value, flag: flag, in: 0...1_000)
+            case "--open-at": options.openAt = try integer(value, flag: flag, in: 0...1_000_000)
             case "--seed": options.seed = UInt64(try integer(value, flag: flag, in: 0...Int.max))
             case "--latency": options.latency = try duration(value, flag: flag)
             case "--failure-rate": options.failureRate = try fraction(value, flag: flag)
@@ -69,7 +70,9 @@ enum ArgumentParser {
           --script               Script mode even on a terminal: runs a fixed scenario (first
                                  page, load more, refresh during load-more, load-more during
                                  refresh, a failure and a retry, end of data, the UI kit's
-                                 prefetch trigger and a pull to refresh), prints the
+                                 prefetch trigger and a pull to refresh, then the feed opened
+                                 in the middle loading newer posts above and older below, up
+                                 to the start of the data), prints the
                                  snapshots and events, and checks them. Exit 0 when every
                                  check holds, 1 when one fails. Takes about half a second.
 
@@ -85,6 +88,14 @@ enum ArgumentParser {
                                  HTTP 503, drawn from the seed (a retry may succeed).
                                  Default: 0.1. Interactive only: the script injects its own.
           --seed N               Seed of the posts, latencies and failures. Default: 42.
+          --open-at N            Open the feed at its post N (0 is the newest), in the middle
+                                 of the data, like a timeline opened at a notification: the
+                                 first page is the one at that cursor, and the list grows both
+                                 ways, newer posts above (the header says "loading newer…",
+                                 then "start of the data") and older ones below. Must be below
+                                 --total-items. Default: the first page. In script mode the
+                                 scenario opens there for its two-ended step (default: the
+                                 middle of the feed).
 
         REAL HTTP API
           --url URL              Page a real HTTP JSON API through AsyncPagingHTTP instead of
@@ -117,13 +128,17 @@ enum ArgumentParser {
         KEYS (interactive)
           Down/j, Up/k           scroll one row; scrolling near the bottom loads more
           Up/k at the top        pull the header: three presses pass the threshold, and
-                                 letting go (no Up for half a second) refreshes
+                                 letting go (no Up for half a second) refreshes; opened with
+                                 --open-at, scrolling near the top loads newer posts above
+                                 and the rows on screen stay where they are
           mouse wheel            scroll three rows (at the top: pull the header)
           PgDn/space, PgUp/b     scroll one page
           g/Home, G/End          go to the top / the bottom
           r                      refresh (cancels a load-more in flight)
           m                      load more now (cancels a refresh in flight; at the end of
                                  the data it says there is no more)
+          p                      load the page above the first row now (newer posts, with
+                                 --open-at; at the start of the data it says so)
           t                      retry after a failure
           f                      make the next request fail (to see the error line;
                                  simulated API only)
@@ -138,11 +153,12 @@ enum ArgumentParser {
 
     private static let knownFlags: Set<String> = [
         "--help", "--script", "--page-size", "--total-items", "--latency", "--failure-rate", "--seed", "--prefetch",
-        "--url", "--scheme",
+        "--url", "--scheme", "--open-at",
     ]
     private static let flagNames = ["-h": "--help"]
     private static let flagsWithValues: Set<String> = [
         "--page-size", "--total-items", "--latency", "--failure-rate", "--seed", "--prefetch", "--url", "--scheme",
+        "--open-at",
     ]
     private static let valueHint = [
         "--page-size": "a whole number, e.g. 15",
@@ -151,6 +167,7 @@ enum ArgumentParser {
         "--failure-rate": "a number from 0 to 1, e.g. 0.1",
         "--seed": "a whole number, e.g. 42",
         "--prefetch": "a whole number of rows, e.g. 3",
+        "--open-at": "a post number from 0 (the newest), e.g. 40",
         "--url": "an http or https URL, e.g. https://api.github.com/orgs/swiftlang/repos",
         "--scheme": "one of cursor, link, offset, pages",
     ]

@@ -20,6 +20,9 @@ struct DemoOptions: Sendable, Equatable {
     var failureRate: Double?
     var seed: UInt64?
     var prefetchDistance: Int?
+    /// `--open-at`: the post (0 = the newest) the simulated feed opens at, in the middle of its
+    /// data, so that it loads newer posts above and older ones below.
+    var openAt: Int?
     /// `--url` and `--scheme`: page a real HTTP API instead of the simulated one.
     var url: URL?
     var scheme: HTTPScheme?
@@ -42,7 +45,7 @@ struct DemoOptions: Sendable, Equatable {
             }
             let simulatedOnly: [(String, Bool)] = [
                 ("--total-items", self.totalItems != nil), ("--latency", latency != nil),
-                ("--failure-rate", failureRate != nil), ("--seed", seed != nil),
+                ("--failure-rate", failureRate != nil), ("--seed", seed != nil), ("--open-at", openAt != nil),
             ]
             if let flag = simulatedOnly.first(where: \.1)?.0 {
                 throw ArgumentError("\(flag) is for the simulated API; with --url the real API decides")
@@ -51,11 +54,18 @@ struct DemoOptions: Sendable, Equatable {
         } else if scheme != nil {
             throw ArgumentError("--scheme says how the API of --url pages; give --url too")
         }
+        if let openAt, openAt >= totalItems {
+            throw ArgumentError(
+                "--open-at must be below --total-items (\(totalItems)): the feed has posts 0 to \(totalItems - 1), got \(openAt)")
+        }
         if mode == .script, http == nil {
             if failureRate != nil {
                 throw ArgumentError(
                     "--failure-rate is not used in script mode (stdout is not a terminal, or --script was "
                         + "given): the scenario injects its own failure so that its checks are deterministic")
+            }
+            if let openAt, openAt < 1 {
+                throw ArgumentError("script mode opens the feed at --open-at and loads newer posts above it: give 1 or more")
             }
             let minimum = 3 * pageSize + 1
             if totalItems < minimum {
@@ -73,6 +83,7 @@ struct DemoOptions: Sendable, Equatable {
                 failureRate: failureRate ?? DemoOptions.defaultFailureRate(mode)),
             pageSize: pageSize,
             prefetchDistance: prefetchDistance ?? DemoOptions.defaultPrefetchDistance,
-            http: http)
+            http: http,
+            openAt: openAt)
     }
 }

@@ -10,6 +10,7 @@ enum EventText {
         let name = self.name(of: side)
         switch reason {
         case .completed: return ("✓ \(name) done", .plain)
+        case .endOfData where side == .loadPrevious: return ("✓ \(name) done, start of the data", .quiet)
         case .endOfData: return ("✓ \(name) done, no more data", .quiet)
         case .cancelled(let cause): return ("✗ \(name) \(cancelled(cause))", .cancellation)
         case .failed(let failure): return ("✗ \(name) failed: \(error(failure.error))", .failure)
@@ -21,7 +22,7 @@ enum EventText {
         switch reason {
         case .preemptedByRefresh: "cancelled by a refresh"
         case .preemptedByLoadMore: "cancelled by a load-more"
-        case .preemptedByLoadPrevious: "cancelled by a load of older items"
+        case .preemptedByLoadPrevious: "cancelled by a load-previous"
         case .supersededByNewerRequest: "replaced by a newer request"
         case .closed: "cancelled on close"
         }

@@ -20,8 +20,11 @@ struct InteractiveApp {
             }
             let api = SimulatedFeedAPI(settings: options.settings)
             let configuration = try FeedConfiguration(pageSize: options.pageSize)
-            let controller = FeedController<FeedItem, FeedCursor>(source: api, clock: ContinuousClock(), configuration: configuration)
-            return await run(controller, backend: api, noun: "posts")
+            // --open-at: the first page is the one at that post, in the first edition.
+            let controller = FeedController<FeedItem, FeedCursor>(
+                source: api, clock: ContinuousClock(), configuration: configuration,
+                initialCursor: options.openAt.map { FeedCursor(edition: 1, offset: $0) })
+            return await run(controller, backend: api, noun: "posts", twoEnded: options.openAt != nil)
         } catch {
             Terminal.writeError("feed-demo: invalid configuration: \(error)\n")
             return 2
@@ -34,7 +37,7 @@ struct InteractiveApp {
     }
 
     private func run<Item: ListRow & Sendable, Cursor>(
-        _ controller: FeedController<Item, Cursor>, backend: any DemoBackend, noun: String
+        _ controller: FeedController<Item, Cursor>, backend: any DemoBackend, noun: String, twoEnded: Bool = false
     ) async -> Int32 {
         let rawMode = RawMode()
         guard rawMode.enable() else {
@@ -48,7 +51,8 @@ struct InteractiveApp {
             header: .header(threshold: SessionTuning.pullThreshold),
             footer: nil)
         let input = InputSource(frame: SessionTuning.frame)
-        let session = InteractiveSession(model: model, api: backend, colors: Tone.colorsEnabled(for: 1), noun: noun)
+        let session = InteractiveSession(
+            model: model, api: backend, colors: Tone.colorsEnabled(for: 1), noun: noun, twoEnded: twoEnded)
         await session.run(input.inputs)
 
         input.stop()

@@ -13,6 +13,11 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
     private let colors: Bool
     /// What the items are called: "posts" or "items".
     private let noun: String
+    /// Whether the feed opened in the middle (`--open-at`): the header shows the top's state.
+    private let twoEnded: Bool
+    /// The list as last drawn: a prepend since then moves the viewport down by as many rows,
+    /// so that the rows on screen stay where they are.
+    private var drawnItems: FeedSnapshot<Item>?
 
     private var viewport = Viewport()
     private var decoder = KeyDecoder()
@@ -28,8 +33,9 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
     private var lastPull = ContinuousClock.now
     private var eventsTask: Task<Void, Never>?
 
-    init(model: FeedModel<Item, Cursor>, api: any DemoBackend, colors: Bool, noun: String = "posts") {
+    init(model: FeedModel<Item, Cursor>, api: any DemoBackend, colors: Bool, noun: String = "posts", twoEnded: Bool = false) {
         self.noun = noun
+        self.twoEnded = twoEnded
         self.model = model
         self.api = api
         self.colors = colors
@@ -96,6 +102,11 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
                 let result = await model.loadMore()
                 answered("m", result)
             }
+        case .character("p"):
+            Task {
+                let result = await model.loadPrevious()
+                answered("p", result)
+            }
         case .character("t"):
             if model.failure != nil {
                 Task { await model.retry() }
@@ -130,12 +141,16 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
     /// What a call answered that no event shows.
     private func answered(_ key: String, _ result: LoadResult) {
         switch result.outcome {
+        case .endOfData where result.side == .loadPrevious:
+            note("• \(key): start of the data · nothing newer above", tone: .quiet)
         case .endOfData:
             note("• \(key): no more data · all \(model.items.count) \(noun) are loaded", tone: .quiet)
         case .ignored(let reason):
             note("• \(key): nothing to do, \(EventText.ignored(reason))")
         case .completed, .cancelled, .failed:
-            if result.joinedInFlightLoad { note("• \(key): joined the load-more in flight") }
+            if result.joinedInFlightLoad {
+                note("• \(key): joined the \(result.side == .loadPrevious ? "load-previous" : "load-more") in flight")
+            }
         }
     }
 
@@ -182,7 +197,13 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
         if items.generation != generation {
             generation = items.generation
             viewport.scrollToTop()
+        } else if let drawnItems {
+            // Rows prepended above keep the rows on screen in place: the viewport moves down by
+            // as many rows (what a UITableView or a SwiftUI List does by its scroll position).
+            let prepended = items.change(since: drawnItems).prependedCount
+            if prepended > 0 { viewport.scroll(by: prepended, count: items.count) }
         }
+        drawnItems = items
         viewport.clamp(count: items.count)
         // The rows on screen go to the prefetch trigger, as a list view reports them; it
         // loads more near the end and ignores the report while a load is in flight, at the end
@@ -191,7 +212,8 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
 
         let state = ScreenState(
             items: model.items, status: model.status, header: model.header, viewport: viewport,
-            history: history, apiSummary: apiSummary(), noun: noun)
+            history: history, apiSummary: apiSummary(), noun: noun,
+            top: twoEnded ? model.loadStates.loadPrevious : nil)
         let rows = ScreenRenderer(width: size.columns, height: size.rows).render(state, spinnerTick: tick)
 
         var output = ""

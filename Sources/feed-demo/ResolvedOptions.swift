@@ -6,4 +6,6 @@ struct ResolvedOptions: Sendable, Equatable {
     var prefetchDistance: Int
     /// `--url`: the real HTTP API to page, or nil for the simulated one.
     var http: HTTPFeed?
+    /// `--open-at`: where the simulated feed opens, or nil for its first page.
+    var openAt: Int? = nil
 }

@@ -17,6 +17,8 @@ struct ScreenRenderer {
     static let chromeRows = 4
     static let spinnerFrames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     static let keyLine = " ↑↓/jk/wheel scroll · k at top: pull to refresh · r refresh · m more · t retry · f fail · q quit"
+    /// The key line of a feed opened in the middle (`--open-at`): `p` loads the page above.
+    static let twoEndedKeyLine = " ↑↓/jk/wheel scroll · k at top: pull · r refresh · p newer · m more · t retry · f fail · q quit"
 
     var width: Int
     var height: Int
@@ -81,7 +83,7 @@ struct ScreenRenderer {
             history.append(Segment(text: entry.text, tone: entry.tone))
         }
         rows.append(Row(segments: fit(history)))
-        rows.append(Row(fit(ScreenRenderer.keyLine), isBar: true))
+        rows.append(Row(fit(state.top == nil ? ScreenRenderer.keyLine : ScreenRenderer.twoEndedKeyLine), isBar: true))
         return rows
     }
 
@@ -105,12 +107,24 @@ struct ScreenRenderer {
         } else {
             title = [Segment(text: " feed-demo · \(count)")]
         }
+        if let top = state.top, !state.items.isEmpty { title.append(topSegment(top, spinner: spinner)) }
         let right = "api: \(state.apiSummary) "
         let used = title.reduce(0) { $0 + $1.text.count }
         if used + right.count + 1 <= width {
             title.append(Segment(text: String(repeating: " ", count: width - used - right.count) + right))
         }
         return Row(segments: fit(title), isBar: true)
+    }
+
+    /// What the top of a feed opened in the middle is doing, from the load-previous side's
+    /// state: the posts above are newer ones (the feed is newest first).
+    private func topSegment(_ top: FeedLoadState, spinner: Character) -> Segment {
+        switch top {
+        case .loading: Segment(text: " · ↑ \(spinner) loading newer…")
+        case .reachedEnd: Segment(text: " · ↑ start of the data", tone: .quiet)
+        case .failed: Segment(text: " · ↑ newer failed · t retries", tone: .failure)
+        case .idle: Segment(text: " · ↑ newer above: scroll up")
+        }
     }
 
     private func emptyListText(_ status: FeedStatus, noun: String) -> String {
@@ -192,6 +206,8 @@ struct ScreenState<Item: Sendable> {
     var apiSummary: String
     /// What the items are called: "posts" (the simulated API), "items" (`--url`).
     var noun = "posts"
+    /// The top's state when the feed opened in the middle (`--open-at`), else nil.
+    var top: FeedLoadState?
 }
 
 /// One entry of the event line.

@@ -233,7 +233,10 @@ struct ScriptScenario {
             scrolledDown == .loadMore && filled.outcome == .completed(LoadSummary(itemsApplied: pageSize)),
             "scrolled to the end of a feed with more, the trigger loads the next page", "\(scrolledDown) \(filled.outcome)")
 
-        // 8. Close.
+        // 8. Open in the middle, then load both ways.
+        await openInTheMiddle(feed, api: api, events: &events, transcript: &transcript)
+
+        // 9. Close.
         transcript.step("close")
         await feed.close()
         let closeEvents = await readToEnd(&events, into: transcript)
@@ -253,6 +256,107 @@ struct ScriptScenario {
             for failure in transcript.failures { print("  - \(failure)") }
         }
         return transcript.failures.isEmpty
+    }
+
+    // MARK: Two ends
+
+    /// Opens the feed at a post in the middle (`refresh(from:)`, a deep link), loads the newer
+    /// page above and the older page below, then newer pages up to the start of the data; the
+    /// UI kit's two-ended trigger reads the per-side states.
+    private func openInTheMiddle(
+        _ feed: Feed, api: SimulatedFeedAPI, events: inout Events, transcript: inout Transcript
+    ) async {
+        let settings = options.settings
+        let pageSize = options.pageSize
+        let openAt = options.openAt ?? settings.totalItems / 2
+        let edition = api.currentEdition
+        let cursor = FeedCursor(edition: edition, offset: openAt)
+        transcript.step("open in the middle: refresh(from: \(cursor)) at post \(openAt), then newer above and older below")
+        let expected = api.makePage(at: cursor, size: pageSize)
+        let opened = await feed.refresh(from: cursor)
+        _ = await read(&events, until: { $0.side == .refresh && $0 != .began(.refresh) }, into: transcript)
+        transcript.call("refresh(from: \(cursor))", opened)
+        transcript.snapshot(feed.currentSnapshot, status: feed.currentStatus)
+        transcript.note("load states: \(feed.currentLoadStates)")
+        transcript.check(
+            opened.outcome == .completed(LoadSummary(itemsApplied: expected.items.count, reachedEnd: expected.next == nil))
+                && ids(feed.currentSnapshot) == ids(expected.items) && feed.currentSnapshot.change == .replaced,
+            "the list is the page at post \(openAt) alone", "\(opened.outcome) \(ids(feed.currentSnapshot))")
+        transcript.check(
+            feed.currentLoadStates.loadPrevious == .idle,
+            "the top can load (the page has a previous cursor)", "\(feed.currentLoadStates)")
+
+        // The newer page above: a prepend that moves every row down.
+        let above = await feed.loadPrevious()
+        let aboveEvents = await read(
+            &events, until: { $0.side == .loadPrevious && $0 != .began(.loadPrevious) }, into: transcript)
+        transcript.call("loadPrevious()", above)
+        transcript.snapshot(feed.currentSnapshot, status: feed.currentStatus)
+        let abovePage = expected.previous.map { api.makePage(at: $0, size: pageSize) }
+        let aboveCount = abovePage?.items.count ?? 0
+        transcript.check(
+            aboveEvents.first == .began(.loadPrevious) && aboveEvents.count == 2,
+            "events: began(loadPrevious), then its end", "\(aboveEvents)")
+        transcript.check(
+            feed.currentSnapshot.change == .prepended(0..<aboveCount) && feed.currentSnapshot.change.prependedCount == aboveCount
+                && isContiguous(feed.currentSnapshot),
+            "\(aboveCount) newer posts were prepended (older indices move down by \(aboveCount)), no gap",
+            "\(feed.currentSnapshot.change) \(ids(feed.currentSnapshot))")
+
+        // The older page below (none when the page opened at was the last one).
+        let countBefore = feed.currentSnapshot.count
+        let below = await feed.loadMore()
+        if below.outcome != .endOfData {
+            _ = await read(&events, until: { $0.side == .loadMore && $0 != .began(.loadMore) }, into: transcript)
+        }
+        transcript.call("loadMore()", below)
+        transcript.snapshot(feed.currentSnapshot, status: feed.currentStatus)
+        if expected.next == nil {
+            transcript.check(
+                below.outcome == .endOfData && feed.currentSnapshot.count == countBefore,
+                "the page opened at was the last: the bottom answers endOfData", "\(below.outcome)")
+        } else {
+            transcript.check(
+                feed.currentSnapshot.change == .appended(countBefore..<feed.currentSnapshot.count)
+                    && feed.currentSnapshot.count > countBefore && isContiguous(feed.currentSnapshot),
+                "older posts were appended below, no gap", "\(feed.currentSnapshot.change) \(ids(feed.currentSnapshot))")
+        }
+
+        // Newer pages up to the start of the data.
+        var rounds = 0
+        var last = above
+        while case .completed(let summary) = last.outcome, !summary.reachedEnd, rounds <= settings.totalItems / pageSize + 1 {
+            rounds += 1
+            last = await feed.loadPrevious()
+            _ = await read(&events, until: { $0.side == .loadPrevious && $0 != .began(.loadPrevious) }, into: transcript)
+            transcript.call("loadPrevious()", last)
+        }
+        transcript.snapshot(feed.currentSnapshot, status: feed.currentStatus)
+        transcript.note("load states: \(feed.currentLoadStates)")
+        let newest = api.newestPost(inEdition: edition)
+        transcript.check(
+            feed.currentLoadStates.loadPrevious == .reachedEnd && feed.currentSnapshot.first?.id == newest
+                && isContiguous(feed.currentSnapshot),
+            "the top reached the start of the data: #\(newest) first, no gap",
+            "\(feed.currentLoadStates) \(feed.currentSnapshot.first.map { "#\($0.id)" } ?? "empty")")
+        let requestsBefore = api.stats.requests
+        let atStart = await feed.loadPrevious()
+        transcript.call("loadPrevious()", atStart)
+        transcript.check(
+            atStart.outcome == .endOfData && api.stats.requests == requestsBefore,
+            "a load-previous at the start answers endOfData without a request", "\(atStart.outcome)")
+
+        let trigger = PrefetchTrigger(prefetchDistance: options.prefetchDistance)
+        let count = feed.currentSnapshot.count
+        let state = PrefetchTrigger.FeedState(loadStates: feed.currentLoadStates)
+        let top = trigger.decisions(forVisibleRows: 0..<min(20, count), itemCount: count, in: state)
+        let bottom = trigger.decisions(forVisibleRows: max(count - 20, 0)..<count, itemCount: count, in: state)
+        transcript.note("PrefetchTrigger at both ends, first rows on screen: \(top); last rows: \(bottom)")
+        let bottomExpected: PrefetchTrigger.Decision = feed.currentLoadStates.loadMore == .reachedEnd ? .skip(.endOfData) : .loadMore
+        transcript.check(
+            top.start == .skip(.endOfData) && bottom.end == bottomExpected,
+            "the top loads nothing at the start of the data; the bottom decides from its own side (\(bottomExpected))",
+            "\(top) \(bottom)")
     }
 
     // MARK: Helpers

@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// - Items follow from the seed: the same flags give the same posts on every run.
 /// - Latency is real time on the controller's clock (`request.clock`), around ``Settings/latency``.
-/// - The feed has ``Settings/totalItems`` posts, so the end of the data shows.
+/// - The feed has ``Settings/totalItems`` posts, so the end of the data shows; pages carry a
+///   `previous` cursor too, so a feed opened at a post in the middle (`--open-at`) loads both ways.
 /// - Every refresh opens a new edition with ``Settings/newPostsPerRefresh`` newer posts on top.
 /// - A request fails with probability ``Settings/failureRate``, decided from the seed, the page
 ///   and the attempt, so a retry of a failed page can succeed.
@@ -115,7 +116,7 @@ final class SimulatedFeedAPI: PageSource, Sendable {
             return (cursor, fault)
         }
         var random = SeededRandom(
-            mixing: settings.seed, UInt64(cursor.edition), UInt64(cursor.offset), UInt64(request.attempt),
+            mixing: settings.seed, UInt64(cursor.edition), UInt64(bitPattern: Int64(cursor.offset)), UInt64(request.attempt),
             request.side == .refresh ? 1 : 2)
         let latency = fault == .stall ? Duration.seconds(3_600) : settings.latency * (0.6 + 0.8 * random.nextUnit())
         do {
@@ -136,12 +137,19 @@ final class SimulatedFeedAPI: PageSource, Sendable {
     }
 
     /// The page of `size` posts that starts at `cursor`; pure, for the script's checks too.
+    ///
+    /// Its `previous` is the page of `size` posts that ends where this one starts, `nil` at
+    /// the newest post: a feed opened in the middle (``FeedController/refresh(from:)``) loads
+    /// newer posts above. That cursor's offset may be negative: the page then starts at the
+    /// newest post and is shorter, so the pages above never overlap.
     func makePage(at cursor: FeedCursor, size: Int) -> Page<FeedItem, FeedCursor> {
         let newest = newestPost(inEdition: cursor.edition)
-        let end = min(cursor.offset + size, settings.totalItems)
-        let items = (min(cursor.offset, end)..<end).map { FeedItem(id: newest - $0, seed: settings.seed) }
+        let start = max(cursor.offset, 0)
+        let end = min(max(cursor.offset + size, 0), settings.totalItems)
+        let items = (min(start, end)..<end).map { FeedItem(id: newest - $0, seed: settings.seed) }
+        let previous = start > 0 ? FeedCursor(edition: cursor.edition, offset: start - size) : nil
         let next = end < settings.totalItems ? FeedCursor(edition: cursor.edition, offset: end) : nil
-        return Page(items: items, next: next)
+        return Page(items: items, previous: previous, next: next)
     }
 
     /// The number of the newest post of an edition: each refresh brings a few newer posts.

@@ -37,7 +37,7 @@ public struct RetryPolicy: Sendable, Hashable {
         self.condition = condition
     }
 
-    /// No automatic retry: a failure stays until ``FeedController/retry()`` or a new request.
+    /// No automatic retry: a failure stays until ``FeedController/retry(_:)`` or a new request.
     public static let none = RetryPolicy(maximumAttempts: 1)
 
     /// The delay before retry number `retryNumber` (1 for the first retry).

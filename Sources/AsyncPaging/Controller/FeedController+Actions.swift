@@ -111,6 +111,8 @@ extension FeedController {
                 break // after the status, below
             case .finishOutputs:
                 tasks.cancelAll()
+                // The last states (no side loading) go out before the streams finish.
+                broadcaster.publish(machine.status, machine.loadStates)
                 broadcaster.finish(finalStatus: .closed)
             }
             index += 1

@@ -173,9 +173,14 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     deinit {
         tasks.cancelAll()
-        for load in machine.activeLoads {
-            broadcaster.publish(.ended(load.side, .cancelled(.closed)))
-        }
+        // Close as `close()` would: the machine ends the loads in flight; their end events and
+        // the last states go out before the streams finish (no caller can be waiting: a caller
+        // keeps the controller alive).
+        var machine = self.machine
+        var actions: [Machine.Action] = []
+        machine.closeRequested(into: &actions)
+        for case let .emit(event) in actions { broadcaster.publish(event) }
+        broadcaster.publish(machine.status, machine.loadStates)
         broadcaster.finish(finalStatus: .closed)
     }
 
@@ -295,7 +300,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     ///   ``LoadOutcome/completed(_:)`` and the current list's count as ``LoadSummary/itemsApplied``.
     /// - If the first page is loading (a refresh before any page), it joins that load.
     /// - If the first page failed, it answers that failure (``LoadOutcome/failed(_:)``); call
-    ///   ``retry()`` to run it again.
+    ///   ``retry(_:)`` to run it again.
     /// - If no load ran yet (``FeedConfiguration/loadsInitialPage`` is off), it starts the refresh.
     @discardableResult
     @inlinable public func waitForFirstPage() async -> LoadResult {

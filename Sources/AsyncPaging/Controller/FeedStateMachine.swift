@@ -143,7 +143,7 @@
     @usableFromInline var isClosed = false
     /// Cursors fetched since the last refresh, at either end: a page pointing back to one of
     /// them would loop.
-    @usableFromInline var followedCursors: Set<Cursor> = []
+    @usableFromInline var followedCursors = _FollowedCursors<Cursor>()
     @usableFromInline var lastLoadID: UInt64 = 0
     /// The cursor the last refresh started from, where `retry()` runs a failed refresh again.
     @usableFromInline var refreshOrigin: Cursor?
@@ -273,10 +273,7 @@
             if !hasLoadedFirstPage { return .answered(.ignored(.noFirstPage)) }
             if edge.halt != nil { return .answered(.ignored(.stoppedByGuard)) }
         }
-        let other: FeedSide = side == .loadMore ? .loadPrevious : .loadMore
-        if configuration.bothEnds == .cancelOther, let current = self[load: other] {
-            end(current, .cancelled(side == .loadMore ? .preemptedByLoadMore : .preemptedByLoadPrevious), into: &actions)
-        }
+        cancelOtherEndIfAsked(for: side, into: &actions)
         clearFailures(for: side)
         return .started(begin(side, cursor: edge.cursor, attempt: 1, announce: true, into: &actions))
     }
@@ -311,6 +308,7 @@
         let recheck = edge.halt == .repeatedCursor
         edge.halt = nil
         self[edge: side] = edge
+        cancelOtherEndIfAsked(for: side, into: &actions)
         clearFailures(for: side)
         let id = begin(
             side, cursor: recheck ? edge.edgePageCursor : edge.cursor, attempt: failure.attempt + 1, announce: true,
@@ -354,7 +352,7 @@
             return true
         }
         if isRefresh {
-            followedCursors = []
+            followedCursors.removeAll()
             hasLoadedFirstPage = true
             failures = []
             start = Edge()
@@ -480,6 +478,14 @@
     }
 
     // MARK: Helpers
+
+    /// Under ``BothEndsPolicy/cancelOther``, ends the load at the other end before a new load
+    /// at `side` starts (a request or a retry alike).
+    @inlinable mutating func cancelOtherEndIfAsked(for side: FeedSide, into actions: inout [Action]) {
+        let other: FeedSide = side == .loadMore ? .loadPrevious : .loadMore
+        guard configuration.bothEnds == .cancelOther, let current = self[load: other] else { return }
+        end(current, .cancelled(side == .loadMore ? .preemptedByLoadMore : .preemptedByLoadPrevious), into: &actions)
+    }
 
     @inlinable mutating func clearFailures(for side: FeedSide) {
         guard !failures.isEmpty else { return }

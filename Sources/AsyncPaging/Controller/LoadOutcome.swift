@@ -83,7 +83,7 @@ public struct LoadSummary: Sendable, Hashable {
 }
 
 /// What happened to one call of ``FeedController/refresh()``, ``FeedController/loadMore()``
-/// or ``FeedController/retry()``.
+/// or ``FeedController/retry(_:)``.
 public enum LoadOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The page arrived and was applied.
     case completed(LoadSummary)
@@ -110,7 +110,7 @@ public enum LoadOutcome: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The answer to one call of ``FeedController/refresh()``, ``FeedController/loadMore()`` or
-/// ``FeedController/retry()``: which side it concerned, what happened, and whether the call
+/// ``FeedController/retry(_:)``: which side it concerned, what happened, and whether the call
 /// joined a load that was already in flight instead of starting its own.
 public struct LoadResult: Sendable, Equatable, CustomStringConvertible {
     /// The side the call concerned; `nil` only for a `retry()` that found nothing to retry.

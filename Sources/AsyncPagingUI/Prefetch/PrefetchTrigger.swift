@@ -1,7 +1,13 @@
 import AsyncPaging
 
-/// Decides whether what the list shows should load the next page: a row about to appear, the
-/// visible rows, or the scroll geometry.
+/// Decides whether what the list shows should load a page at either end: a row about to
+/// appear, the visible rows, or the scroll geometry.
+///
+/// A list that loads at its end only asks the `decision` methods, which read the summary
+/// ``AsyncPaging/FeedStatus``. A list that also loads at its start (a chat, a timeline opened in
+/// the middle) asks the `decisions` methods (PrefetchTrigger+BothEnds.swift), which read
+/// ``AsyncPaging/FeedLoadStates`` and decide for each end on its own: near the top within the
+/// distance → ``Decision/loadPrevious``, near the bottom → ``Decision/loadMore``.
 ///
 /// The trigger is a pure value: it reads the position, the number of items, the feed's status
 /// and whether a request of the caller is still unanswered, and returns a ``Decision``. It
@@ -20,11 +26,17 @@ public struct PrefetchTrigger: Sendable, Hashable {
     public let prefetchDistance: Int
     /// How many points above the bottom the geometry may be for it to load more.
     public let bottomDistance: Double
+    /// How many points below the top the geometry may be for it to load the page before the
+    /// first (``Decision/loadPrevious``); only the `decisions` methods read it.
+    public let topDistance: Double
 
     /// The answer to one report.
     public enum Decision: Sendable, Hashable, CustomStringConvertible {
         /// Load the next page.
         case loadMore
+        /// Load the page before the first page (``AsyncPaging/FeedController/loadPrevious()``):
+        /// only the two-ended `decisions` methods answer it.
+        case loadPrevious
         /// Do nothing, for this reason.
         case skip(SkipReason)
 
@@ -32,6 +44,7 @@ public struct PrefetchTrigger: Sendable, Hashable {
         public var description: String {
             switch self {
             case .loadMore: "loadMore"
+            case .loadPrevious: "loadPrevious"
             case .skip(let reason): "skip(\(reason))"
             }
         }
@@ -39,13 +52,17 @@ public struct PrefetchTrigger: Sendable, Hashable {
 
     /// Why a report starts no load.
     public enum SkipReason: Sendable, Hashable, CustomStringConvertible {
-        /// The position is not near the end (or cannot be measured).
+        /// The position is not near the end (or cannot be measured); for the start of the list,
+        /// not near the start.
         case notNearEnd
-        /// A load is in flight, or a request is waiting for its answer.
+        /// A load is in flight, or a request is waiting for its answer. At the start of the
+        /// list: also a refresh in flight, and, under ``AsyncPaging/BothEndsPolicy/cancelOther``,
+        /// a load at the other end.
         case loadInFlight
-        /// The last page has been loaded.
+        /// The last page has been loaded; for the start of the list, the first page of the data.
         case endOfData
-        /// The last load failed: nothing loads by scrolling until a retry (or a refresh).
+        /// The last load failed (of that end, for the two-ended decisions): nothing loads by
+        /// scrolling until a retry (or a refresh).
         case failed
         /// The controller is closed.
         case closed
@@ -64,13 +81,16 @@ public struct PrefetchTrigger: Sendable, Hashable {
 
     /// Creates a trigger.
     /// - Parameters:
-    ///   - prefetchDistance: Rows that may follow the last visible row; a negative value
-    ///     counts as 0.
+    ///   - prefetchDistance: Rows that may follow the last visible row (or precede the first
+    ///     one, at the start of the list); a negative value counts as 0.
     ///   - bottomDistance: Points above the bottom that count as the bottom; a negative or NaN
     ///     value counts as 0.
-    public init(prefetchDistance: Int = 0, bottomDistance: Double = 0) {
+    ///   - topDistance: Points below the top that count as the top, for loading the page before
+    ///     the first; a negative or NaN value counts as 0.
+    public init(prefetchDistance: Int = 0, bottomDistance: Double = 0, topDistance: Double = 0) {
         self.prefetchDistance = max(prefetchDistance, 0)
         self.bottomDistance = bottomDistance.isNaN ? 0 : max(bottomDistance, 0)
+        self.topDistance = topDistance.isNaN ? 0 : max(topDistance, 0)
     }
 
     // MARK: Positions

@@ -88,6 +88,22 @@ public struct FeedScrollGeometry: Sendable, Hashable {
         return remaining <= allowance
     }
 
+    /// How far the list is scrolled down from its top resting position: positive below the
+    /// top, 0 at it, negative when pulled down past it. `nil` when the geometry is not
+    /// measurable.
+    public var distanceToTop: Double? { measured.map { -$0.pastTop } }
+
+    /// Whether the list is scrolled to within `distance` points of its top, or past it: where
+    /// a list that grows at its start loads the page before its first.
+    ///
+    /// A negative or NaN `distance` counts as 0. Always `false` for a geometry that is not
+    /// measurable.
+    public func isAtTop(within distance: Double = 0) -> Bool {
+        guard let remaining = distanceToTop else { return false }
+        let allowance = distance.isNaN ? 0 : max(distance, 0)
+        return remaining <= allowance
+    }
+
     /// How far the list is pulled down past its top resting position, for a header pull
     /// gesture; 0 when it is not, or when the geometry is not measurable.
     public var overscrollAtTop: Double {

@@ -75,9 +75,19 @@ struct CodableTests {
             let result = LoadResult(side: .loadMore, outcome: outcome, joinedInFlightLoad: true)
             #expect(try Self.roundTrip(result) == result)
         }
-        let statuses: [FeedStatus] = [.idle, .refreshing, .loadingMore, .endOfData, .failed(decodedFailure), .closed]
+        let statuses: [FeedStatus] = [
+            .idle, .refreshing, .loadingMore, .loadingPrevious, .endOfData, .failed(decodedFailure), .closed,
+        ]
         for status in statuses { #expect(try Self.roundTrip(status) == status) }
-        let changes: [FeedChange] = [.initial, .replaced, .appended(0..<0), .appended(3..<9)]
+        let states = FeedLoadStates(refresh: .failed(decodedFailure), loadPrevious: .reachedEnd, loadMore: .loading)
+        #expect(try Self.roundTrip(states) == states)
+        #expect(try Self.roundTrip(FeedLoadStates.idle) == .idle)
+        let cursors = FeedCursors(previous: 4, next: 6, reachedEnd: false, reachedStart: true)
+        #expect(try Self.roundTrip(cursors) == cursors)
+        let changes: [FeedChange] = [
+            .initial, .replaced, .appended(0..<0), .appended(3..<9), .prepended(0..<7),
+            .extended(prepended: 0..<2, appended: 10..<12),
+        ]
         for change in changes { #expect(try Self.roundTrip(change) == change) }
         let diagnostics: [FeedDiagnostic] = [
             .staleResultDiscarded(side: .refresh, attempt: 2, succeeded: false),

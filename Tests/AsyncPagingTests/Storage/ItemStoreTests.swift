@@ -19,6 +19,28 @@ struct ItemStoreTests {
         #expect((0..<contents.count).allSatisfy { contents[$0] == expected[$0] })
     }
 
+    @Test("prepended pages read back in order before the appended ones, across chunk boundaries", arguments: [1, 7, 32, 33, 4_097])
+    func prependAndAppendRead(pageSize: Int) {
+        var store = ItemStore<Int>()
+        store.append(contentsOf: Array(10_000..<10_000 + pageSize))
+        var first = 10_000
+        var snapshots: [(ItemStoreContents<Int>, ClosedRange<Int>)] = []
+        while first > 0 {
+            let page = Array(max(first - pageSize, 0)..<first)
+            store.prepend(contentsOf: page)
+            first = page.first!
+            snapshots.append((store.contents, first...(10_000 + pageSize - 1)))
+        }
+        store.append(contentsOf: Array(10_000 + pageSize..<10_000 + 2 * pageSize))
+        let contents = store.contents
+        #expect(contents.count == 10_000 + 2 * pageSize)
+        #expect((0..<contents.count).allSatisfy { contents[$0] == $0 })
+        for (view, range) in snapshots.suffix(3) { // older views keep exactly what they had
+            #expect(view.count == range.count)
+            #expect((0..<view.count).allSatisfy { view[$0] == range.lowerBound + $0 })
+        }
+    }
+
     @Test func chunkLayoutCoversEveryIndexOnce() {
         var previous = (chunk: 0, offset: -1)
         for index in 0..<40_000 {

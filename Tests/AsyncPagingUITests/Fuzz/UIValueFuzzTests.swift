@@ -129,8 +129,10 @@ enum PrefetchTriggerFuzz: FuzzCase {
         var geometry: FeedScrollGeometry
         var status: FeedStatus
         var requestPending: Bool
+        var topDistance: Double
+        var feed: PrefetchTrigger.FeedState
         var description: String {
-            "PrefetchTrigger(prefetchDistance: \(prefetchDistance), bottomDistance: \(bottomDistance)), row \(row), rows \(rows), itemCount \(itemCount), \(geometry), status \(status), requestPending \(requestPending)"
+            "PrefetchTrigger(prefetchDistance: \(prefetchDistance), bottomDistance: \(bottomDistance), topDistance: \(topDistance)), row \(row), rows \(rows), itemCount \(itemCount), \(geometry), status \(status), requestPending \(requestPending), \(feed)"
         }
     }
 
@@ -144,7 +146,19 @@ enum PrefetchTriggerFuzz: FuzzCase {
             rows: min(a, b)..<max(a, b), itemCount: random.integer(),
             geometry: FeedScrollGeometry(
                 contentOffset: random.double(), contentHeight: random.double(), viewportHeight: random.double()),
-            status: statuses[Int(random.next() % UInt64(statuses.count))], requestPending: random.bool())
+            status: statuses[Int(random.next() % UInt64(statuses.count))], requestPending: random.bool(),
+            topDistance: random.double(), feed: feedState(&random))
+    }
+
+    /// Any per-side states, policy and pending requests.
+    static func feedState(_ random: inout FuzzRandom) -> PrefetchTrigger.FeedState {
+        let failure = FeedFailure(error: Offline(), side: .loadMore, attempt: 1)
+        let states: [FeedLoadState] = [.idle, .loading, .failed(failure), .reachedEnd]
+        func state(_ random: inout FuzzRandom) -> FeedLoadState { states[Int(random.next() % UInt64(states.count))] }
+        return PrefetchTrigger.FeedState(
+            loadStates: FeedLoadStates(refresh: state(&random), loadPrevious: state(&random), loadMore: state(&random)),
+            isClosed: random.bool(), bothEnds: random.bool() ? .runBoth : .cancelOther,
+            pendingSides: Set(FeedSide.allCases.filter { _ in random.bool() }))
     }
 
     static func violation(_ input: Input) -> String? {
@@ -158,6 +172,26 @@ enum PrefetchTriggerFuzz: FuzzCase {
         ]
         for decision in decisions where decision == .loadMore {
             guard input.status == .idle, !input.requestPending else { return "loadMore while \(input.status), pending \(input.requestPending)" }
+        }
+        // Both ends: an end loads only when it is idle, nothing else blocks it, and (under
+        // cancelOther) the two never load at once.
+        let both = PrefetchTrigger(
+            prefetchDistance: input.prefetchDistance, bottomDistance: input.bottomDistance, topDistance: input.topDistance)
+        guard !both.topDistance.isNaN, both.topDistance >= 0 else { return "topDistance \(both.topDistance)" }
+        let feed = input.feed
+        let pairs = [
+            both.decisions(forRow: input.row, itemCount: input.itemCount, in: feed),
+            both.decisions(forVisibleRows: input.rows, itemCount: input.itemCount, in: feed),
+            both.decisions(for: input.geometry, in: feed),
+        ]
+        for pair in pairs {
+            for edge in PrefetchTrigger.Edge.allCases where pair[edge] == edge.load {
+                guard feed.loadStates[edge.side] == .idle, !feed.loadStates.refresh.isLoading, !feed.isClosed,
+                      !feed.pendingSides.contains(edge.side), !feed.pendingSides.contains(.refresh)
+                else { return "\(edge) loads in \(feed)" }
+            }
+            if feed.bothEnds == .cancelOther, pair.sides.count > 1 { return "both ends load under cancelOther: \(pair)" }
+            guard pair.start != .loadMore, pair.end != .loadPrevious else { return "a load at the wrong end: \(pair)" }
         }
         return nil
     }

@@ -84,6 +84,15 @@ struct BothEndsMachineTests {
         #expect(machine.loadMoreRequested().1 == M.cancelled(3, .loadPrevious, .preemptedByLoadMore) + [M.began(.loadMore), M.fetch(4, .loadMore, cursor: 51)])
     }
 
+    @Test func aRetryAtOneEndCancelsTheOtherUnderCancelOtherToo() {
+        var machine = opened(M.configuration(bothEnds: .cancelOther))
+        _ = machine.loadMoreRequested()
+        _ = machine.fetchFailed(M.id(2), attempt: 1, error: ServerError(code: 1))
+        _ = machine.loadPreviousRequested()
+        #expect(machine.retryRequested(.loadMore) == (.started(M.id(4)),
+            M.cancelled(3, .loadPrevious, .preemptedByLoadMore) + [M.began(.loadMore), M.fetch(4, .loadMore, cursor: 51, attempt: 2)]))
+    }
+
     @Test func aRefreshCancelsBothEndsAndTheirPagesAreStale() {
         var machine = opened()
         _ = machine.loadMoreRequested()

@@ -1,0 +1,239 @@
+import AsyncPaging
+
+/// What ``FeedModel`` keeps to load at both ends of the list: the rows last reported (for the
+/// fill rule), its requests per side that are not answered yet, the hints buffered while a
+/// refresh wins, and the ends whose last request was ignored.
+@usableFromInline struct _EdgeBookkeeping {
+    /// The rows the list last reported, in indices of the model's ``FeedModel/items``: moved by
+    /// a prepend, dropped when the list is replaced.
+    @usableFromInline var visibleRows: Range<Int>?
+    /// The model's requests not answered yet, by side; a retry counts as a refresh (its side
+    /// is not known before the answer, and it blocks both ends like one). Counters, not a
+    /// dictionary: every request of every page passes here.
+    @usableFromInline var pendingRefreshes = 0
+    @usableFromInline var pendingLoadsMore = 0
+    @usableFromInline var pendingLoadsPrevious = 0
+    /// Whether the model follows ``AsyncPaging/FeedController/loadStates``: from the moment the
+    /// list can grow at its start. Before, every change of the states also changes the summary
+    /// status or the list, which the model follows anyway, so a one-ended feed pays nothing.
+    @usableFromInline var followsLoadStates = false
+    /// The ends whose load was ignored because the first page or a refresh was loading, and the
+    /// policy let the refresh win: their load is sent again once the refresh has ended.
+    @usableFromInline var buffered: Set<FeedSide> = []
+    /// The ends the fill rule leaves alone until the list reports its rows again: their last
+    /// request was ignored for another reason (a guard stopped the end, no first page).
+    @usableFromInline var halted: Set<FeedSide> = []
+
+    @inlinable init() {}
+
+    /// The requests of `side` not answered yet.
+    @usableFromInline subscript(pending side: FeedSide) -> Int {
+        get {
+            switch side {
+            case .refresh: pendingRefreshes
+            case .loadMore: pendingLoadsMore
+            case .loadPrevious: pendingLoadsPrevious
+            }
+        }
+        set {
+            switch side {
+            case .refresh: pendingRefreshes = newValue
+            case .loadMore: pendingLoadsMore = newValue
+            case .loadPrevious: pendingLoadsPrevious = newValue
+            }
+        }
+    }
+
+    /// The sides with a request not answered yet.
+    var pendingSides: Set<FeedSide> {
+        Set(FeedSide.allCases.filter { self[pending: $0] > 0 })
+    }
+}
+
+extension FeedModel.Operation {
+    /// The side whose pending request this is: a retry blocks like a refresh.
+    var pendingSide: FeedSide {
+        switch self {
+        case .refresh, .retry: .refresh
+        case .loadMore: .loadMore
+        case .loadPrevious: .loadPrevious
+        }
+    }
+
+    /// The load of `side` at an end.
+    static func load(_ side: FeedSide) -> Self { side == .loadPrevious ? .loadPrevious : .loadMore }
+}
+
+extension FeedModel {
+    /// Whether the data has no page before the first one: the top shows "start of the data".
+    /// A feed opened at its first page is at its start at once.
+    public var isAtStartOfData: Bool { loadStates.loadPrevious == .reachedEnd }
+
+    /// What the two-ended decisions read: the newest states, the policy, the pending requests.
+    func _feedState() -> PrefetchTrigger.FeedState {
+        PrefetchTrigger.FeedState(
+            loadStates: controller.currentLoadStates, isClosed: controller.currentStatus == .closed,
+            bothEnds: controller.configuration.bothEnds, pendingSides: _edges.pendingSides)
+    }
+
+    // MARK: Reports
+
+    /// A report of the rows on screen: remembered for the fill rule, decided at both ends.
+    func _prefetch(rows: Range<Int>) -> PrefetchTrigger.Decisions {
+        _edges.visibleRows = rows
+        _edges.halted = []
+        let count = controller.currentSnapshot.count
+        return _carryOut(
+            nearStart: prefetch.isNearStart(visibleRows: rows, itemCount: count),
+            nearEnd: prefetch.isNearEnd(visibleRows: rows, itemCount: count))
+    }
+
+    /// A report of one row about to appear: remembered as the position, decided at both ends.
+    func _prefetch(row index: Int) -> PrefetchTrigger.Decisions {
+        _edges.visibleRows = index < .max ? index..<(index + 1) : nil
+        _edges.halted = []
+        let count = controller.currentSnapshot.count
+        return _carryOut(
+            nearStart: prefetch.isNearStart(row: index, itemCount: count),
+            nearEnd: prefetch.isNearEnd(row: index, itemCount: count))
+    }
+
+    /// A report of the geometry: decided at both ends; nothing is remembered (a geometry has
+    /// no rows; the list reports a new one when its content grows).
+    func _prefetch(geometry: FeedScrollGeometry) -> PrefetchTrigger.Decisions {
+        _carryOut(nearStart: prefetch.isNearStart(geometry), nearEnd: prefetch.isNearEnd(geometry))
+    }
+
+    /// Decides at both ends and sends the loads; an end near the position while a refresh that
+    /// wins is loading keeps its hint for when the refresh has ended.
+    private func _carryOut(nearStart: Bool, nearEnd: Bool) -> PrefetchTrigger.Decisions {
+        let feed = _feedState()
+        let decisions = prefetch.decisions(nearStart: nearStart, nearEnd: nearEnd, in: feed)
+        for side in decisions.sides { launch(.load(side)) }
+        if feed.loadStates.refresh.isLoading, !feed.isClosed {
+            for (edge, near) in [(PrefetchTrigger.Edge.end, nearEnd), (.start, nearStart)]
+            where near && _refreshWins(over: edge.side) {
+                _edges.buffered.insert(edge.side)
+            }
+        }
+        return decisions
+    }
+
+    /// Whether a load at `side` sent now would be ignored for the refresh in flight: before the
+    /// first page always, after it when the policy lets the refresh win.
+    private func _refreshWins(over side: FeedSide) -> Bool {
+        guard controller.currentSnapshot.generation > 0 else { return true }
+        let configuration = controller.configuration
+        return side == .loadPrevious
+            ? configuration.loadPreviousDuringRefresh == .ignoreLoadPrevious
+            : configuration.loadMoreDuringRefresh == .ignoreLoadMore
+    }
+
+    // MARK: Requests
+
+    /// Counts a request as pending for its side, before it is sent.
+    @usableFromInline func _requestSent(_ operation: Operation) {
+        _edges[pending: operation.pendingSide] += 1
+    }
+
+    /// Takes a request's answer: no longer pending; a load ignored for a refresh that wins is
+    /// buffered, one ignored for another reason stops the fill at that end.
+    @usableFromInline func _requestAnswered(_ operation: Operation, _ result: LoadResult) {
+        let key = operation.pendingSide
+        _edges[pending: key] = max(_edges[pending: key] - 1, 0)
+        guard let side = result.side, side != .refresh else { return }
+        switch result.outcome {
+        case .ignored(.firstPageLoading), .ignored(.refreshInFlight):
+            _edges.buffered.insert(side)
+        case .ignored:
+            _edges.halted.insert(side)
+        case .completed:
+            if !_edges.halted.isEmpty { _edges.halted.remove(side) }
+        case .endOfData, .cancelled, .failed:
+            break
+        }
+    }
+
+    // MARK: Following the controller
+
+    /// Follows the per-side states: a change of one side alone (the start failing while the
+    /// end loads) changes neither the list nor the summary status.
+    func _followLoadStates() {
+        let states = controller.loadStates
+        let task = Task { [weak self] in
+            for await _ in states {
+                guard let self else { return }
+                self.sync()
+            }
+        }
+        subscriptions.withLock { $0.append(task) }
+    }
+
+    /// Runs at the end of every ``sync()``, once the list and the status are the controller's
+    /// newest: moves the remembered rows by what was prepended (or drops them when the list was
+    /// replaced), copies the per-side states, replays the buffered hints once the refresh has
+    /// ended, and fills: loads again at an end the remembered rows are still near.
+    @usableFromInline func _edgesSynced(previous: FeedSnapshot<Item>) {
+        let snapshot = _items
+        if snapshot.version != previous.version, let rows = _edges.visibleRows {
+            let change = snapshot.change(since: previous)
+            switch change {
+            case .initial, .replaced:
+                _edges.visibleRows = nil
+            case .appended, .prepended, .extended:
+                let shift = change.prependedCount
+                if shift > 0 {
+                    _edges.visibleRows = rows.upperBound <= Int.max - shift
+                        ? (rows.lowerBound + shift)..<(rows.upperBound + shift) : nil
+                }
+            }
+        }
+        let states = controller.currentLoadStates
+        if states != _loadStates { _set(loadStates: states) }
+        if _status == .closed {
+            _edges.buffered = []
+            return
+        }
+        if !_edges.followsLoadStates, _growsAtItsStart(states, snapshot) {
+            _edges.followsLoadStates = true
+            _followLoadStates()
+        }
+        _replayBufferedHints(states)
+        _fill()
+    }
+
+    /// Whether the list can grow at its start: a first page is in and its start is not the
+    /// start of the data, or a load before it runs or failed.
+    private func _growsAtItsStart(_ states: FeedLoadStates, _ snapshot: FeedSnapshot<Item>) -> Bool {
+        switch states.loadPrevious {
+        case .reachedEnd: false
+        case .loading, .failed: true
+        case .idle: snapshot.generation > 0
+        }
+    }
+
+    /// Sends the loads buffered while a refresh won, once no refresh is loading or pending.
+    /// Under ``AsyncPaging/BothEndsPolicy/cancelOther`` one at a time, the end first.
+    private func _replayBufferedHints(_ states: FeedLoadStates) {
+        guard !_edges.buffered.isEmpty, !states.refresh.isLoading, _edges.pendingRefreshes == 0 else { return }
+        let oneAtATime = controller.configuration.bothEnds == .cancelOther
+        for side in [FeedSide.loadMore, .loadPrevious] where _edges.buffered.contains(side) {
+            let other: FeedSide = side == .loadMore ? .loadPrevious : .loadMore
+            if oneAtATime, states[other].isLoading || _edges[pending: other] > 0 { continue }
+            _edges.buffered.remove(side)
+            launch(.load(side))
+        }
+    }
+
+    /// The fill rule: while the remembered rows are within the prefetch distance of an end
+    /// that can load, load there.
+    private func _fill() {
+        guard let rows = _edges.visibleRows else { return }
+        let count = _items.count
+        let decisions = prefetch.decisions(
+            nearStart: !_edges.halted.contains(.loadPrevious) && prefetch.isNearStart(visibleRows: rows, itemCount: count),
+            nearEnd: !_edges.halted.contains(.loadMore) && prefetch.isNearEnd(visibleRows: rows, itemCount: count),
+            in: _feedState())
+        for side in decisions.sides { launch(.load(side)) }
+    }
+}
