@@ -52,7 +52,8 @@ for name, limit in sorted(thresholds.items()):
         # Allocations per iteration: a whole allocation of slack (as smoke.sh gives), since a
         # hand-off that finds its consumer waiting or not changes them by a fraction per page
         # (controller from the main actor: 5.02-5.48 over three runs, 2026-11-23).
-        slack = WIDER_MALLOC_SLACK.get(name, MALLOC_SLACK)
+        # The append port's consumer wake-ups: 5.9-7.0 over runs (2026-11-23).
+        slack = WIDER_MALLOC_SLACK.get(name, 1.5 if "append-port" in name else MALLOC_SLACK)
         if value > limit + slack:
             failed.append(f"{name}: {value:.2f} > {limit:.2f} + {slack}")
         elif value < limit - slack:
