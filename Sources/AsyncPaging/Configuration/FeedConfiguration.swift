@@ -23,6 +23,8 @@ public struct FeedConfiguration: Sendable, Hashable {
     public let loadPreviousDuringRefresh: LoadPreviousDuringRefreshPolicy
     /// Whether a load at one end of the list lets a load at the other end run on.
     public let bothEnds: BothEndsPolicy
+    /// Whether a refresh replaces the list or merges new items in at its head.
+    public let refreshMode: RefreshMode
     /// Automatic retries of a failed load.
     public let retry: RetryPolicy
     /// How long one fetch may take, on the controller's clock, before it is cancelled and
@@ -49,6 +51,7 @@ public struct FeedConfiguration: Sendable, Hashable {
         loadMoreDuringLoadMore: LoadMoreDuringLoadMorePolicy = .join,
         loadPreviousDuringRefresh: LoadPreviousDuringRefreshPolicy = .cancelRefresh,
         bothEnds: BothEndsPolicy = .runBoth,
+        refreshMode: RefreshMode = .replace,
         retry: RetryPolicy = .none,
         timeout: Duration? = nil,
         duplicates: DuplicatePolicy = .drop,
@@ -67,6 +70,7 @@ public struct FeedConfiguration: Sendable, Hashable {
         self.loadMoreDuringLoadMore = loadMoreDuringLoadMore
         self.loadPreviousDuringRefresh = loadPreviousDuringRefresh
         self.bothEnds = bothEnds
+        self.refreshMode = refreshMode
         self.retry = retry
         self.timeout = timeout
         self.duplicates = duplicates

@@ -105,6 +105,13 @@ extension FeedController {
             case .applyPage(let id, let side, let page):
                 let (applied, dropped) = apply(page, at: side)
                 machine.pageApplied(id, applied: applied, dropped: dropped, into: &actions)
+            case .mergePageAtHead(let id, let page):
+                if let (applied, dropped) = mergeAtHead(page) {
+                    machine.headMergeApplied(id, merged: true, applied: applied, dropped: dropped, into: &actions)
+                } else {
+                    let (applied, dropped) = apply(page, at: .refresh)
+                    machine.headMergeApplied(id, merged: false, applied: applied, dropped: dropped, into: &actions)
+                }
             case .emit(let event):
                 broadcaster.publish(event)
             case .resolveCallers:
@@ -163,6 +170,28 @@ extension FeedController {
             version: latest.version + 1,
             generation: side == .refresh ? latest.generation + 1 : latest.generation,
             change: change,
+            contents: store.contents)
+        broadcaster.publish(latest)
+        return (kept.count, dropped)
+    }
+
+    /// Puts the new items of a first page at the list's head when the page shares an id with the
+    /// list: the items before the first known id (``RefreshMode/mergeAtHead``).
+    /// - Returns: The items prepended and the rest of the page, left out; `nil` when the page
+    ///   shares no id with the list (then nothing changed).
+    @inlinable func mergeAtHead(_ page: Page<Item, Cursor>) -> (applied: Int, dropped: Int)? {
+        guard let identities, let firstKnown = page.items.firstIndex(where: { identities.contains($0) }) else {
+            return nil
+        }
+        let (kept, _) = withoutDuplicates(Array(page.items[..<firstKnown]))
+        let dropped = page.items.count - kept.count
+        if dropped > 0 {
+            broadcaster.publish(.duplicatesDropped(side: .refresh, count: dropped))
+        }
+        guard !kept.isEmpty else { return (0, dropped) }
+        store.prepend(contentsOf: kept)
+        latest = FeedSnapshot(
+            version: latest.version + 1, generation: latest.generation, change: .prepended(0..<kept.count),
             contents: store.contents)
         broadcaster.publish(latest)
         return (kept.count, dropped)

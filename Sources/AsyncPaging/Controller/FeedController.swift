@@ -153,7 +153,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         self.clock = clock
         self.configuration = configuration
         self.identities = identities
-        var machine = Machine(configuration: configuration)
+        var machine = Machine(configuration: configuration, identifiesItems: identities != nil)
         var initialActions: [Machine.Action] = []
         if configuration.loadsInitialPage {
             _ = machine.refreshRequested(from: initialCursor, into: &initialActions)

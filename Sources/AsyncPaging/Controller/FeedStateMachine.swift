@@ -40,6 +40,9 @@
             case failRepeatedCursor(String)
             /// It fails after its (empty) page is applied: one empty page too many.
             case failEmptyPage
+            /// A head-merging refresh: the controller merges or replaces, then reports with
+            /// ``FeedStateMachine/headMergeApplied(_:merged:applied:dropped:into:)``.
+            case mergeAtHead(previous: Cursor?, next: Cursor?, isEmpty: Bool)
         }
 
         @usableFromInline let id: LoadID
@@ -59,6 +62,9 @@
         /// A retry after a repeated cursor: fetch the edge page again only to get a fresh cursor
         /// onward; its items are already in the list and are not applied again.
         @usableFromInline let isRecheck: Bool
+        /// A refresh in ``RefreshMode/mergeAtHead`` that may keep the list: it neither cancels a
+        /// load at the end nor is cancelled by one.
+        @usableFromInline var mergesAtHead = false
 
         @inlinable init(id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, isRecheck: Bool) {
             self.id = id
@@ -112,6 +118,10 @@
         /// Apply the page that `id` fetched at `side` — replace the list (refresh), prepend it
         /// (load-previous) or append it (load-more) — then report the counts to ``pageApplied``.
         case applyPage(LoadID, FeedSide, Page<Item, Cursor>)
+        /// Merge the first page that head-merging refresh `id` fetched into the list's head if
+        /// it shares an id with the list, else replace the list with it; then report to
+        /// ``headMergeApplied(_:merged:applied:dropped:into:)``.
+        case mergePageAtHead(LoadID, Page<Item, Cursor>)
         /// Publish an event.
         case emit(FeedEvent)
         /// Answer every caller waiting on `id`.
@@ -148,8 +158,12 @@
     /// The cursor the last refresh started from, where `retry()` runs a failed refresh again.
     @usableFromInline var refreshOrigin: Cursor?
 
-    @inlinable init(configuration: FeedConfiguration) {
+    /// Whether the controller identifies items (so a refresh can merge at the head).
+    @usableFromInline let identifiesItems: Bool
+
+    @inlinable init(configuration: FeedConfiguration, identifiesItems: Bool = false) {
         self.configuration = configuration
+        self.identifiesItems = identifiesItems
     }
 
     // MARK: Reading the state
@@ -236,9 +250,14 @@
             actions.append(.resolveCallers(current.id, .cancelled(.supersededByNewerRequest)))
             refreshLoad = nil
             failures = []
+            if !mergesAtHead(from: cursor), let load = endLoad { // ran beside a head-merging refresh
+                end(load, .cancelled(.preemptedByRefresh), into: &actions)
+            }
             return .started(begin(.refresh, cursor: cursor, attempt: 1, announce: false, into: &actions))
         }
-        if let current = endLoad { end(current, .cancelled(.preemptedByRefresh), into: &actions) }
+        if !mergesAtHead(from: cursor), let current = endLoad {
+            end(current, .cancelled(.preemptedByRefresh), into: &actions)
+        }
         if let current = startLoad { end(current, .cancelled(.preemptedByRefresh), into: &actions) }
         failures = []
         return .started(begin(.refresh, cursor: cursor, attempt: 1, announce: true, into: &actions))
@@ -260,7 +279,7 @@
                 isRecheck: current.isRecheck, into: &actions)
             return .started(id)
         }
-        if let refresh = refreshLoad {
+        if let refresh = refreshLoad, !refresh.mergesAtHead {
             if !hasLoadedFirstPage { return .answered(.ignored(.firstPageLoading)) }
             if edge.halt != nil { return .answered(.ignored(.stoppedByGuard)) }
             let refreshWins = side == .loadMore
@@ -351,6 +370,25 @@
             actions.append(.startFetch(id, side: side, cursor: onward, attempt: current.attempt, step: current.step))
             return true
         }
+        if current.mergesAtHead {
+            // The controller finds out whether the page overlaps the list, and says.
+            current.phase = .applying(.mergeAtHead(previous: page.previous, next: page.next, isEmpty: page.items.isEmpty))
+            self[load: side] = current
+            actions.append(.mergePageAtHead(id, page))
+            return true
+        }
+        current.phase = .applying(recordLanding(of: current, previous: page.previous, next: page.next, isEmpty: page.items.isEmpty))
+        self[load: side] = current
+        actions.append(.applyPage(id, side, page))
+        return true
+    }
+
+    /// Records a page that lands (its cursors; for a refresh, the new list's edges) and decides
+    /// how its load ends once the page is applied.
+    @inlinable mutating func recordLanding(of current: Load, previous: Cursor?, next: Cursor?, isEmpty: Bool) -> Load.AfterApply {
+        let side = current.side
+        let isRefresh = side == .refresh
+        let onward = side == .loadPrevious ? previous : next
         if isRefresh {
             followedCursors.removeAll()
             hasLoadedFirstPage = true
@@ -358,8 +396,8 @@
             start = Edge()
             end = Edge()
             start.edgePageCursor = current.cursor
-            start.cursor = page.previous
-            start.reachedEnd = page.previous == nil
+            start.cursor = previous
+            start.reachedEnd = previous == nil
         }
         if let cursor = current.cursor { followedCursors.insert(cursor) }
         let edgeSide: FeedSide = side == .loadPrevious ? .loadPrevious : .loadMore
@@ -372,19 +410,41 @@
             // Following it would fetch a page already fetched: this end stops with a typed error.
             edge.halt = .repeatedCursor
             afterApply = .failRepeatedCursor("\(onward)")
-        } else if page.items.isEmpty && onward != nil {
+        } else if isEmpty && onward != nil {
             edge.halt = .emptyPages
             afterApply = .failEmptyPage
         }
         self[edge: edgeSide] = edge
-        if isRefresh, case .complete = afterApply, let previous = page.previous, followedCursors.contains(previous) {
+        if isRefresh, case .complete = afterApply, let previous, followedCursors.contains(previous) {
             start.halt = .repeatedCursor // a first page whose `previous` points back at itself
             afterApply = .failRepeatedCursor("\(previous)")
         }
-        current.phase = .applying(afterApply)
-        self[load: side] = current
-        actions.append(.applyPage(id, side, page))
-        return true
+        return afterApply
+    }
+
+    /// The controller merged the first page of a head-merging refresh `id` into the list
+    /// (`merged`: the page shared an id with the list; `applied` new items went on top) or,
+    /// sharing none, replaced the list with it (`applied`: the new count). Ends the load; a
+    /// replacement also cancels a load at the end, whose page belonged to the old list.
+    @inlinable mutating func headMergeApplied(
+        _ id: LoadID, merged: Bool, applied: Int, dropped: Int, into actions: inout [Action]
+    ) {
+        guard let current = refreshLoad, current.id == id,
+              case .applying(.mergeAtHead(let previous, let next, let isEmpty)) = current.phase
+        else { return }
+        if merged {
+            // The list's head grew; the rest of the list, its end and its cursors stay.
+            failures.removeAll { $0.side == .refresh }
+            start = Edge()
+            start.cursor = previous
+            start.reachedEnd = previous == nil
+            let summary = LoadSummary(itemsApplied: applied, droppedDuplicates: dropped, reachedEnd: end.reachedEnd)
+            end(current, .completed, summary: summary, into: &actions)
+            return
+        }
+        if let load = endLoad { end(load, .cancelled(.preemptedByRefresh), into: &actions) }
+        let afterApply = recordLanding(of: current, previous: previous, next: next, isEmpty: isEmpty)
+        finish(current, afterApply, applied: applied, dropped: dropped, into: &actions)
     }
 
     /// The controller applied the page of load `id`: `applied` items went into the list (for a
@@ -393,7 +453,17 @@
     @inlinable mutating func pageApplied(_ id: LoadID, applied: Int, dropped: Int, into actions: inout [Action]) {
         guard let side = side(of: id), let current = self[load: side], case .applying(let afterApply) = current.phase
         else { return }
+        finish(current, afterApply, applied: applied, dropped: dropped, into: &actions)
+    }
+
+    /// Ends `current`, whose page was applied, as `afterApply` decided.
+    @inlinable mutating func finish(
+        _ current: Load, _ afterApply: Load.AfterApply, applied: Int, dropped: Int, into actions: inout [Action]
+    ) {
+        let side = current.side
         switch afterApply {
+        case .mergeAtHead:
+            return // ended by `headMergeApplied`
         case .complete(let reachedEnd):
             if side != .refresh { clearFailures(for: side) }
             let summary = LoadSummary(itemsApplied: applied, droppedDuplicates: dropped, reachedEnd: reachedEnd)
@@ -487,6 +557,13 @@
         end(current, .cancelled(side == .loadMore ? .preemptedByLoadMore : .preemptedByLoadPrevious), into: &actions)
     }
 
+    /// Whether a refresh from `cursor` would merge at the head: ``RefreshMode/mergeAtHead``,
+    /// items with ids, a refresh from the top, and a list that starts at the start of the data.
+    @inlinable func mergesAtHead(from cursor: Cursor?) -> Bool {
+        configuration.refreshMode == .mergeAtHead && identifiesItems && cursor == nil && hasLoadedFirstPage
+            && start.reachedEnd
+    }
+
     @inlinable mutating func clearFailures(for side: FeedSide) {
         guard !failures.isEmpty else { return }
         failures.removeAll { $0.side == side || $0.side == .refresh }
@@ -498,8 +575,12 @@
     ) -> LoadID {
         lastLoadID += 1
         let id = LoadID(rawValue: lastLoadID)
-        self[load: side] = Load(id: id, side: side, cursor: cursor, attempt: attempt, isRecheck: isRecheck)
-        if side == .refresh { refreshOrigin = cursor }
+        var load = Load(id: id, side: side, cursor: cursor, attempt: attempt, isRecheck: isRecheck)
+        if side == .refresh {
+            refreshOrigin = cursor
+            load.mergesAtHead = mergesAtHead(from: cursor)
+        }
+        self[load: side] = load
         if announce { actions.append(.emit(.began(side))) }
         actions.append(.startFetch(id, side: side, cursor: cursor, attempt: attempt, step: 0))
         return id

@@ -56,6 +56,7 @@ enum MachineTest {
         loadMoreDuringLoadMore: LoadMoreDuringLoadMorePolicy = .join,
         loadPreviousDuringRefresh: LoadPreviousDuringRefreshPolicy = .cancelRefresh,
         bothEnds: BothEndsPolicy = .runBoth,
+        refreshMode: RefreshMode = .replace,
         retry: RetryPolicy = .none,
         timeout: Duration? = nil,
         maximumEmptyPagesFollowed: Int = 3
@@ -64,7 +65,8 @@ enum MachineTest {
             return try FeedConfiguration(
                 loadsInitialPage: false, loadMoreDuringRefresh: loadMoreDuringRefresh,
                 refreshDuringRefresh: refreshDuringRefresh, loadMoreDuringLoadMore: loadMoreDuringLoadMore,
-                loadPreviousDuringRefresh: loadPreviousDuringRefresh, bothEnds: bothEnds, retry: retry,
+                loadPreviousDuringRefresh: loadPreviousDuringRefresh, bothEnds: bothEnds, refreshMode: refreshMode,
+                retry: retry,
                 timeout: timeout, maximumEmptyPagesFollowed: maximumEmptyPagesFollowed)
         } catch {
             fatalError("test configuration: \(error)")
@@ -75,9 +77,9 @@ enum MachineTest {
     /// page, `next` 1, nothing before.
     static func loaded(
         _ configuration: FeedConfiguration = configuration(), from cursor: Int? = nil,
-        page: Page<Int, Int> = page(0..<15, next: 1)
+        page: Page<Int, Int> = page(0..<15, next: 1), identifiesItems: Bool = false
     ) -> Machine {
-        var machine = Machine(configuration: configuration)
+        var machine = Machine(configuration: configuration, identifiesItems: identifiesItems)
         _ = machine.refreshRequested(from: cursor)
         _ = machine.fetchSucceeded(id(1), attempt: 1, page: page)
         return machine

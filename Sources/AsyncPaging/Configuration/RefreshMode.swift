@@ -1,0 +1,18 @@
+/// What a refresh from the top does with the list it finds.
+public enum RefreshMode: Sendable, Hashable {
+    /// The refresh replaces the whole list with the first page (the classic pull to refresh).
+    case replace
+    /// New posts at the head without losing the rest: when the list starts at the start of the
+    /// data and the first page shares an id with the list, only the page's items before the
+    /// first known id are inserted at the top (``FeedChange/prepended(_:)``, same generation);
+    /// every loaded page stays, and a load at the end runs on (a refresh in this mode neither
+    /// cancels one nor is cancelled by one). The rest of the page is taken as already listed
+    /// and counted in ``LoadSummary/droppedDuplicates``.
+    ///
+    /// When the page shares no id with the list (more new items than a page, or a list that
+    /// changed), the refresh replaces the list as ``replace`` does, and a load at the end still
+    /// in flight is cancelled then (``CancellationReason/preemptedByRefresh``): its page belonged
+    /// to the old list. A refresh from a cursor (``FeedController/refresh(from:)``), a list that
+    /// does not start at the start of the data, and items without ids always replace.
+    case mergeAtHead
+}
