@@ -11,7 +11,8 @@
 #   SOAK_COUNT        sequences to run                     (default 1000000)
 #   SOAK_CHUNK        sequences per run of the binary      (default 50000)
 #   SOAK_FIRST_SEED   first seed; the normal suite runs 0..<10000   (default 10000)
-#   ASYNCPAGING_STEPS operations per sequence              (default 12, the suite's)
+#   ASYNCPAGING_STEPS operations per sequence              (default 14, the suite's; 40 finds
+#                     more two-ended states, e.g. engine bug 2 in h7-model-ENGINE-BUGS.md)
 #   SOAK_SCRATCH      SwiftPM scratch path                  (default .build-soak)
 #   SOAK_CHUNK_LIMIT  seconds a chunk may take before it counts as hung (default 900)
 #   SOAK_PARTS        which parts to run: "model", "stress" or both (default "model stress")

@@ -11,14 +11,13 @@ extension FeedController {
         side: FeedSide?, _ request: (inout Machine, inout [Machine.Action]) -> Machine.Decision
     ) async -> LoadResult {
         var actions = takeActionBuffer()
-        let decision = request(&machine, &actions)
+        let (decision, loadSide) = decide(side: side, request, into: &actions)
         switch decision {
         case .answered(let outcome):
             carryOut(&actions)
             return LoadResult(side: side, outcome: outcome)
         case .started(let id), .joined(let id):
             let joined = if case .joined = decision { true } else { false }
-            let loadSide = machine.side(of: id) ?? side ?? .refresh
             // Unsafe continuation: every waiter is removed from `waiters` when it is resumed, so
             // it is resumed exactly once (see `answerCallers`); the load always ends (close ends
             // it too). The body runs on the actor, before the call suspends.
@@ -28,6 +27,23 @@ extension FeedController {
             }
         }
     }
+
+    /// Feeds the machine the request and names the side of the load it started or joined. A
+    /// synchronous method, so that the machine is read in place: read from the async `call`,
+    /// it was copied whole (several hundred instructions a page).
+    @inlinable func decide(
+        side: FeedSide?, _ request: (inout Machine, inout [Machine.Action]) -> Machine.Decision,
+        into actions: inout [Machine.Action]
+    ) -> (Machine.Decision, FeedSide) {
+        let decision = request(&machine, &actions)
+        switch decision {
+        case .started(let id), .joined(let id): return (decision, machine.side(of: id) ?? side ?? .refresh)
+        case .answered: return (decision, side ?? .refresh)
+        }
+    }
+
+    /// The side `retry()` with no side concerns when it answers at once: the side that failed last.
+    @inlinable func sideOfLastFailure() -> FeedSide? { machine.failures.last?.side }
 
     /// Lets `step` feed the machine an input, then carries out the actions it wrote.
     @discardableResult
@@ -114,8 +130,8 @@ extension FeedController {
                 }
             case .emit(let event):
                 broadcaster.publish(event)
-            case .resolveCallers:
-                break // after the status, below
+            case .resolveCallers(let id, let outcome):
+                resolutions.append((id, outcome)) // after the status, below
             case .finishOutputs:
                 tasks.cancelAll()
                 // The last states (no side loading) go out before the streams finish.
@@ -125,7 +141,13 @@ extension FeedController {
             index += 1
         }
         broadcaster.publish(machine.status, machine.loadStates)
-        for case let .resolveCallers(id, outcome) in actions { answerCallers(of: id, outcome) }
+        // Taken out before answering: a resumed caller cannot run here (this is the actor's
+        // turn), but `answerCallers` must not see the list it iterates change under it.
+        var answered = resolutions
+        resolutions = []
+        for (id, outcome) in answered { answerCallers(of: id, outcome) }
+        answered.removeAll(keepingCapacity: true)
+        resolutions = answered // the capacity is kept: answering allocates nothing next time
         return arrived
     }
 

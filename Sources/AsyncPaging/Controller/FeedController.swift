@@ -52,6 +52,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @usableFromInline var store = ItemStore<Item>()
     @usableFromInline var latest: FeedSnapshot<Item> = .initial
     @usableFromInline var waiters: [Waiter] = []
+    /// The callers to answer once an action list has been carried out and the status published.
+    @usableFromInline var resolutions: [(LoadID, LoadOutcome)] = []
     /// Answers given at once beyond the first of one action list, accepted after it.
     @usableFromInline var deferredAnswers: [ArrivedAnswer] = []
     /// The action list the machine writes into, reused so that a page allocates no array.
@@ -290,7 +292,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @discardableResult
     @inlinable public func retry(_ side: FeedSide? = nil) async -> LoadResult {
         // The side of an answer given at once: the one asked for, else the side that failed last.
-        await call(side: side ?? machine.failures.last?.side) { $0.retryRequested(side, into: &$1) }
+        await call(side: side ?? sideOfLastFailure()) { $0.retryRequested(side, into: &$1) }
     }
 
     /// Waits until the feed has a first page, and tells how that went; for services, where a

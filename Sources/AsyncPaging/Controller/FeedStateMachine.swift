@@ -37,7 +37,7 @@
             /// It completes; `reachedEnd` when the page was the last in the load's direction.
             case complete(reachedEnd: Bool)
             /// It fails after its page is applied: the page pointed back at a fetched cursor.
-            case failRepeatedCursor(String)
+            case failRepeatedCursor(Cursor)
             /// It fails after its (empty) page is applied: one empty page too many.
             case failEmptyPage
             /// A head-merging refresh: the controller merges or replaces, then reports with
@@ -78,7 +78,18 @@
 
         /// Whether a result or timer of `attempt`, `step` belongs to this load's fetch in flight.
         @inlinable func isFetching(_ id: LoadID, attempt: Int, step: Int) -> Bool {
-            self.id == id && self.attempt == attempt && self.step == step && phase == .fetching
+            // Pattern matching, not `==`: the derived equality of a generic enum runs through
+            // metadata look-ups and value witnesses (about a thousand instructions per page).
+            guard case .fetching = phase else { return false }
+            return self.id == id && self.attempt == attempt && self.step == step
+        }
+
+        @inlinable var isWaitingToRetry: Bool {
+            if case .waitingToRetry = phase { true } else { false }
+        }
+
+        @inlinable var isApplying: Bool {
+            if case .applying = phase { true } else { false }
         }
 
         /// 1 for the first automatic retry of this load, 2 for the second, …
@@ -177,11 +188,13 @@
             case .loadMore: endLoad
             }
         }
-        set {
+        // `_modify`, not `set`: a change writes the slot in place instead of copying the load
+        // out and back (a load is about a hundred bytes; the copies showed in the profile).
+        _modify {
             switch side {
-            case .refresh: refreshLoad = newValue
-            case .loadPrevious: startLoad = newValue
-            case .loadMore: endLoad = newValue
+            case .refresh: yield &refreshLoad
+            case .loadPrevious: yield &startLoad
+            case .loadMore: yield &endLoad
             }
         }
     }
@@ -189,8 +202,8 @@
     /// The end of the list that `side` grows (`side` is not `.refresh`).
     @inlinable subscript(edge side: FeedSide) -> Edge {
         get { side == .loadPrevious ? start : end }
-        set {
-            if side == .loadPrevious { start = newValue } else { end = newValue }
+        _modify {
+            if side == .loadPrevious { yield &start } else { yield &end }
         }
     }
 
@@ -304,7 +317,7 @@
     @inlinable mutating func retryRequested(_ requested: FeedSide? = nil, into actions: inout [Action]) -> Decision {
         if isClosed { return .answered(.ignored(.closed)) }
         let candidates: [FeedSide] = requested.map { [$0] } ?? [.refresh, .loadMore, .loadPrevious]
-        if let side = candidates.first(where: { self[load: $0]?.phase == .waitingToRetry }), var current = self[load: side] {
+        if let side = candidates.first(where: { self[load: $0]?.isWaitingToRetry == true }), var current = self[load: side] {
             current.attempt += 1
             current.phase = .fetching
             self[load: side] = current
@@ -409,7 +422,7 @@
         if let onward, followedCursors.contains(onward) {
             // Following it would fetch a page already fetched: this end stops with a typed error.
             edge.halt = .repeatedCursor
-            afterApply = .failRepeatedCursor("\(onward)")
+            afterApply = .failRepeatedCursor(onward)
         } else if isEmpty && onward != nil {
             edge.halt = .emptyPages
             afterApply = .failEmptyPage
@@ -417,7 +430,7 @@
         self[edge: edgeSide] = edge
         if isRefresh, case .complete = afterApply, let previous, followedCursors.contains(previous) {
             start.halt = .repeatedCursor // a first page whose `previous` points back at itself
-            afterApply = .failRepeatedCursor("\(previous)")
+            afterApply = .failRepeatedCursor(previous)
         }
         return afterApply
     }
@@ -469,7 +482,7 @@
             let summary = LoadSummary(itemsApplied: applied, droppedDuplicates: dropped, reachedEnd: reachedEnd)
             end(current, reachedEnd ? .endOfData : .completed, summary: summary, into: &actions)
         case .failRepeatedCursor(let cursor):
-            fail(current, FeedError.repeatedCursor(cursor), into: &actions)
+            fail(current, FeedError.repeatedCursor("\(cursor)"), into: &actions)
         case .failEmptyPage:
             fail(current, FeedError.emptyPageClaimsMore, into: &actions)
         }
@@ -525,7 +538,7 @@
     @discardableResult
     @inlinable mutating func backoffElapsed(_ id: LoadID, attempt: Int, into actions: inout [Action]) -> Bool {
         guard let side = side(of: id), var current = self[load: side], current.attempt == attempt,
-              current.phase == .waitingToRetry
+              current.isWaitingToRetry
         else { return false }
         current.attempt += 1
         current.phase = .fetching
@@ -540,7 +553,7 @@
     @discardableResult
     @inlinable mutating func clockFailed(_ id: LoadID, attempt: Int, error: any Error, into actions: inout [Action]) -> Bool {
         guard let side = side(of: id), let current = self[load: side], current.attempt == attempt,
-              current.phase == .fetching || current.phase == .waitingToRetry
+              !current.isApplying
         else { return false }
         actions.append(.cancelLoad(id))
         fail(current, FeedError.clockFailed("\(error)"), into: &actions)

@@ -31,16 +31,20 @@
     /// feed that loads one side at a time allocates nothing for its records.
     @usableFromInline struct Records {
         @usableFromInline var first: Running?
+        /// The load id of `first`, 0 when there is none (ids start at 1): compared without
+        /// copying the record out of its optional.
+        @usableFromInline var firstLoadID: UInt64 = 0
         @usableFromInline var others: [Running] = []
 
         @inlinable init() {}
 
         /// Runs `body` on the record of `loadID`, creating it if there is none.
         @inlinable mutating func withRecord<Result>(_ loadID: UInt64, _ body: (inout Running) -> Result) -> Result {
-            if first?.loadID == loadID { return body(&first!) }
+            if firstLoadID == loadID { return body(&first!) }
             if let index = others.firstIndex(where: { $0.loadID == loadID }) { return body(&others[index]) }
-            if first == nil {
+            if firstLoadID == 0 {
                 first = Running(loadID: loadID)
+                firstLoadID = loadID
                 return body(&first!)
             }
             others.append(Running(loadID: loadID))
@@ -49,15 +53,18 @@
 
         /// Runs `body` on the record of `loadID`, if there is one.
         @inlinable mutating func ifPresent<Result>(_ loadID: UInt64, _ body: (inout Running) -> Result) -> Result? {
-            if first?.loadID == loadID { return body(&first!) }
+            if firstLoadID == loadID { return body(&first!) }
             guard let index = others.firstIndex(where: { $0.loadID == loadID }) else { return nil }
             return body(&others[index])
         }
 
         /// Removes and returns the record of `loadID`.
         @inlinable mutating func remove(_ loadID: UInt64) -> Running? {
-            if first?.loadID == loadID {
-                defer { first = others.popLast() }
+            if firstLoadID == loadID {
+                defer {
+                    first = others.popLast()
+                    firstLoadID = first?.loadID ?? 0
+                }
                 return first
             }
             guard let index = others.firstIndex(where: { $0.loadID == loadID }) else { return nil }
@@ -68,6 +75,7 @@
         @inlinable mutating func removeAll() -> [Running] {
             defer {
                 first = nil
+                firstLoadID = 0
                 others = []
             }
             return (first.map { [$0] } ?? []) + others

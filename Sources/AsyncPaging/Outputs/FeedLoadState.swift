@@ -4,8 +4,9 @@ public enum FeedLoadState: Sendable, Equatable, CustomStringConvertible {
     case idle
     /// A load of this side is in flight (or waiting to retry).
     case loading
-    /// The last load of this side failed; `retry(side)` runs it again.
-    case failed(FeedFailure)
+    /// The last load of this side failed; `retry(side)` runs it again. (Boxed, so that a set of
+    /// three states stays small: failures are rare.)
+    indirect case failed(FeedFailure)
     /// The data has no more items in this direction: loading here fetches nothing until a
     /// refresh. (A refresh never reaches an end.)
     case reachedEnd

@@ -4,9 +4,10 @@ import Testing
 extension Concurrency {
     /// The stress test of issue 11: real clock, real cancellation, many tasks at once. Rounds run
     /// for `ASYNCPAGING_STRESS_SECONDS` (default 6); each is a fresh controller with a random
-    /// configuration, 8–16 tasks calling refresh, load more, retry, send and close, and subscribers
+    /// configuration, 8–16 tasks calling refresh, load more, load previous, retry (of any side or
+    /// none), send and close, and subscribers
     /// that join, read, and leave by task cancellation, by `break`, or by dropping an unread stream,
-    /// against a source with 0–2 ms latencies, failures, empty pages, the end of the data and
+    /// against a source with 0–2 ms latencies, failures, empty pages, the end and the start of the data and
     /// answers that ignore cancellation (``StressRound`` has the checks).
     ///
     /// The seed is printed; `ASYNCPAGING_STRESS_SEED=n` runs the same random choices again (the

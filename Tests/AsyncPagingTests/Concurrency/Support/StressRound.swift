@@ -73,14 +73,23 @@ struct StressRound {
             }
         }
 
-        detector.enter("round \(number): waiting for every load to end (status \(feed.currentStatus))")
+        detector.enter("round \(number): waiting for every load to end (\(feed.currentLoadStates))")
         var quietPolls = 0
         while quietPolls < 20 {
-            quietPolls = feed.currentStatus.isLoading ? 0 : quietPolls + 1
+            quietPolls = feed.currentLoadStates.isLoading || feed.currentStatus.isLoading ? 0 : quietPolls + 1
             try? await ContinuousClock().sleep(for: .milliseconds(1))
         }
+        checkList(feed.currentSnapshot, source: source, problem: problem)
+        if feed.currentStatus != .closed {
+            // Quiet now: grow the list at both ends, one load at a time, and check it again.
+            detector.enter("round \(number): loading at both ends after quiescence")
+            for _ in 0..<3 {
+                _ = await feed.loadPrevious()
+                _ = await feed.loadMore()
+            }
+            checkList(feed.currentSnapshot, source: source, problem: problem)
+        }
         let list = feed.currentSnapshot
-        for found in AppliedPagesCheck.problems(in: Array(list), log: source.log) { problem(found) }
 
         detector.enter("round \(number): close")
         await feed.close()
@@ -95,6 +104,10 @@ struct StressRound {
             problem("a snapshot subscriber ended on version \(String(describing: last?.version)), the list is at \(list.version)")
         }
         if lastStatus != .closed { problem("the status stream ended on \(String(describing: lastStatus)), not closed") }
+        if feed.currentLoadStates.isLoading {
+            // A closed controller loads nothing: close() ends every load (as cancelled by close).
+            problem("after close the load states say \(feed.currentLoadStates)")
+        }
         problems.withLock { $0.append(contentsOf: Self.eventProblems(allEvents)) }
         let appliedRefreshes = allEvents.count { event in
             if case .ended(.refresh, .completed) = event { return true }
@@ -129,6 +142,16 @@ struct StressRound {
         return problems
     }
 
+    /// Checks `list` against the source's log (``AppliedPagesCheck``) and counts what it checked.
+    func checkList(_ list: FeedSnapshot<StressRow>, source: StressSource, problem: (String) -> Void) {
+        let log = source.log
+        for found in AppliedPagesCheck.problems(in: Array(list), log: log) { problem(found) }
+        tally.count { counts in
+            counts.prependedItemsChecked += list.count { log[$0.fetch].side == .loadPrevious }
+            counts.appendedItemsChecked += list.count { log[$0.fetch].side == .loadMore }
+        }
+    }
+
     static func randomConfiguration(_ random: inout SplitMix64) -> FeedConfiguration {
         let retry = random.chance(50) ? RetryPolicy.none : RetryPolicy(
             maximumAttempts: 2 + random.below(2), initialBackoff: .microseconds(random.below(1_000)),
@@ -139,6 +162,8 @@ struct StressRound {
                 loadMoreDuringRefresh: random.pick([.cancelRefresh, .ignoreLoadMore]),
                 refreshDuringRefresh: random.pick([.restart, .join]),
                 loadMoreDuringLoadMore: random.pick([.join, .restart]),
+                loadPreviousDuringRefresh: random.pick([.cancelRefresh, .ignoreLoadPrevious]),
+                bothEnds: random.pick([.runBoth, .cancelOther]),
                 retry: retry, timeout: random.chance(30) ? .milliseconds(1 + random.below(3)) : nil,
                 duplicates: .keep)
         } catch {
@@ -164,7 +189,8 @@ struct StressRound {
             } else {
                 tally.count { $0.callsStarted += 1 }
                 if roll < 450 {
-                    _ = await feed.retry()
+                    // retry() or retry(side): the side picked from the same table.
+                    _ = await feed.retry(random.chance(50) ? nil : random.pick(StressSide.allCases).feedSide)
                 } else {
                     _ = await random.pick(StressSide.allCases).call(on: feed)
                 }

@@ -8,15 +8,17 @@ struct StressRow: Identifiable, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A source on the real clock whose answers vary at random: small latencies (0–2 ms, or none
-/// at all), failures, empty pages, the end of the data, and answers that ignore cancellation.
+/// at all), failures, empty pages, the end and the start of the data, and answers that ignore
+/// cancellation.
 ///
 /// Every fetch gets a number, in the order requests arrive; its page's items have ids
-/// `fetch * 1000 + i` (unique across the run) and its next cursor is the fetch's own number, so
-/// the cursor of a load-more names the fetch whose page it continues. The log of fetches is what
+/// `fetch * 1000 + i` (unique across the run) and its `previous` and `next` cursors are the
+/// fetch's own number, so the cursor of a load-more names the fetch whose page it continues, and
+/// that of a load-previous the fetch whose page it comes before. The log of fetches is what
 /// the list is checked against (``AppliedPagesCheck``).
 final class StressSource: PageSource, Sendable {
     enum Answer: Sendable, Equatable {
-        case page(ids: [Int], next: Int?)
+        case page(ids: [Int], previous: Int?, next: Int?)
         case failure
         case cancelled
     }
@@ -58,14 +60,19 @@ final class StressSource: PageSource, Sendable {
         case 0..<15:
             page = nil // a failure
         case 15..<25:
-            // An empty page: the end of the data for a refresh; for a load-more, half of them
-            // claim more (a server that filtered a whole page).
+            // An empty page: the end of the data both ways for a refresh; at an end, half of them
+            // claim more in their direction (a server that filtered a whole page).
             let claimsMore = request.side != .refresh && random.chance(50)
-            page = Page(items: [], next: claimsMore ? number : nil)
+            page = switch request.side {
+            case .loadPrevious: Page(items: [], previous: claimsMore ? number : nil, next: nil)
+            default: Page(items: [], previous: nil, next: claimsMore ? number : nil)
+            }
         default:
             let count = 1 + random.below(request.pageSize)
             let items = (0..<count).map { StressRow(id: number * 1000 + $0, fetch: number) }
-            page = Page(items: items, next: roll < 33 ? nil : number)
+            // Now and then a page is the last one in one direction (the end or the start of the data).
+            let startOfData = request.side != .loadMore && random.chance(12)
+            page = Page(items: items, previous: startOfData ? nil : number, next: roll < 33 ? nil : number)
         }
         do {
             if latency > .zero {
@@ -85,7 +92,7 @@ final class StressSource: PageSource, Sendable {
             record(number, .failure)
             throw StressFailure(fetch: number)
         }
-        record(number, .page(ids: page.items.map(\.id), next: page.next))
+        record(number, .page(ids: page.items.map(\.id), previous: page.previous, next: page.next))
         return page
     }
 

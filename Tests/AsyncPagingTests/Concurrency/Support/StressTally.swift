@@ -14,6 +14,9 @@ final class StressTally: Sendable {
         var droppedStreams = 0
         var rounds = 0
         var fetches = 0
+        /// Items of load-previous and load-more pages in the lists checked after quiescence.
+        var prependedItemsChecked = 0
+        var appendedItemsChecked = 0
     }
 
     private let state = Locked((counts: Counts(), problems: [String]()))
@@ -35,7 +38,8 @@ final class StressTally: Sendable {
             \(counts.rounds) rounds, \(counts.callsReturned) awaited calls (of \(counts.callsStarted) started), \
             \(counts.sends) sends, \(counts.closes) closes, \(counts.fetches) fetches, \
             \(counts.subscriptions) subscriptions (\(counts.cancelledSubscribers) left by task cancellation, \
-            \(counts.brokenSubscribers) by break, \(counts.droppedStreams) dropped unread)
+            \(counts.brokenSubscribers) by break, \(counts.droppedStreams) dropped unread), \
+            lists checked with \(counts.prependedItemsChecked) prepended and \(counts.appendedItemsChecked) appended items
             """
     }
 }

@@ -1,3 +1,5 @@
+import AsyncPaging
+
 /// One step of a randomized run.
 enum ModelOperation: Equatable, CustomStringConvertible {
     case call(ModelCall)
@@ -25,13 +27,15 @@ enum ModelOperation: Equatable, CustomStringConvertible {
     /// rarely (every run closes or releases the controller at its end anyway).
     static func random(using random: inout SplitMix64) -> ModelOperation {
         switch random.below(100) {
-        case ..<18: .call(.refresh)
-        case ..<40: .call(.loadMore)
-        case ..<50: .call(.retry)
-        case ..<78: .advanceToNextDeadline
-        case ..<83: .advancePartway
-        case ..<90: .subscribe
-        case ..<97: .unsubscribe(random.below(8))
+        case ..<8: .call(.refresh)
+        case ..<14: .call(.refreshFrom(random.pick([-4, 6, 20])))
+        case ..<27: .call(.loadMore)
+        case ..<40: .call(.loadPrevious)
+        case ..<48: .call(.retry(random.chance(50) ? nil : random.pick(FeedSide.allCases)))
+        case ..<83: .advanceToNextDeadline
+        case ..<87: .advancePartway
+        case ..<93: .subscribe
+        case ..<99: .unsubscribe(random.below(8))
         default: .close
         }
     }

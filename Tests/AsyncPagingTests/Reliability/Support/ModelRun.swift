@@ -19,6 +19,8 @@ import AsyncPagingTesting
 final class ModelRun {
     let seed: UInt64
     let configuration: FeedConfiguration
+    /// Where the initial load opens (`initialCursor:`), `nil` for the first page.
+    let initialCursor: Int?
     private let verbose: Bool
     private var random: SplitMix64
     private let clock = TestClock()
@@ -35,27 +37,31 @@ final class ModelRun {
     private var callCount = 0
     private var checkedSnapshots = 0
     private(set) var trace: [String] = []
+    /// Disagreements that are engine bugs already reported (h7-model-ENGINE-BUGS.md): the test
+    /// records them as known issues, so they stay visible without hiding other findings.
 
     init(seed: UInt64, verbose: Bool = false) {
         self.seed = seed
         self.verbose = verbose
         random = SplitMix64(seed: seed)
         configuration = Self.randomConfiguration(using: &random)
+        initialCursor = random.chance(30) ? nil : random.pick([5, -10, 30])
         let plan = ResponsePlan(seed: seed, firstRequestSleeps: configuration.loadsInitialPage)
         source = plan.makeSource(progress: progress)
         outcomes = CallOutcomes(progress: progress)
-        model = ReferenceModel(configuration: configuration, plan: plan)
-        let feed = RowFeed(source: source, clock: clock, configuration: configuration)
+        model = ReferenceModel(configuration: configuration, plan: plan, initialCursor: initialCursor)
+        let feed = RowFeed(source: source, clock: clock, configuration: configuration, initialCursor: initialCursor)
         self.feed = feed
         events = SignallingRecorder(feed.events, progress: progress)
         diagnostics = SignallingRecorder(feed.diagnostics, progress: progress)
         snapshots = SignallingRecorder(feed.snapshots, progress: progress)
         statuses = SignallingRecorder(feed.statuses, progress: progress)
-        // A third of the runs start with a crowd of 8 more subscribers: with 9, snapshots go
+        // One run in seven starts with a crowd of 8 more subscribers: with 9, snapshots go
         // through the broadcaster's fan-out task, which every check below then covers too.
-        let crowd = random.chance(33) ? 8 : 0
+        let crowd = random.chance(15) ? 8 : 0
         for _ in 0..<crowd { subscribers.append(ModelSubscriber(feed, model: model)) }
-        log("seed \(seed): \(Self.describe(configuration))\(crowd > 0 ? ", \(crowd) more subscribers" : "")")
+        let opening = initialCursor.map { ", opens at \($0)" } ?? ""
+        log("seed \(seed): \(Self.describe(configuration))\(opening)\(crowd > 0 ? ", \(crowd) more subscribers" : "")")
     }
 
     static func randomConfiguration(using random: inout SplitMix64) -> FeedConfiguration {
@@ -69,6 +75,8 @@ final class ModelRun {
                 loadMoreDuringRefresh: random.chance(50) ? .cancelRefresh : .ignoreLoadMore,
                 refreshDuringRefresh: random.chance(50) ? .restart : .join,
                 loadMoreDuringLoadMore: random.chance(50) ? .join : .restart,
+                loadPreviousDuringRefresh: random.chance(50) ? .cancelRefresh : .ignoreLoadPrevious,
+                bothEnds: random.chance(50) ? .runBoth : .cancelOther,
                 retry: retry,
                 timeout: random.chance(50) ? nil : .seconds(5),
                 duplicates: random.chance(75) ? .drop : .keep)
@@ -81,6 +89,7 @@ final class ModelRun {
         let timeout = configuration.timeout.map { "\($0)" } ?? "none"
         return "initial load \(configuration.loadsInitialPage), loadMoreDuringRefresh \(configuration.loadMoreDuringRefresh), "
             + "refreshDuringRefresh \(configuration.refreshDuringRefresh), loadMoreDuringLoadMore \(configuration.loadMoreDuringLoadMore), "
+            + "loadPreviousDuringRefresh \(configuration.loadPreviousDuringRefresh), bothEnds \(configuration.bothEnds), "
             + "attempts \(configuration.retry.maximumAttempts), timeout \(timeout), duplicates \(configuration.duplicates)"
     }
 
@@ -101,6 +110,7 @@ final class ModelRun {
         log("> \(operation)")
         model.beginOperation()
         let sleepersBefore = model.sleepers
+        var candidates: [ReferenceModel]?
         switch operation {
         case .call(let call):
             let number = callCount
@@ -110,11 +120,12 @@ final class ModelRun {
             try checkCancelledSleepersLeft(since: sleepersBefore)
         case .advanceToNextDeadline:
             let target = model.nextDeadline ?? model.now + .milliseconds(500)
-            model.advance(to: target)
+            candidates = model.advanced(to: target)
+            if candidates!.count > 1 { log("both ends fall due at \(target): either order") }
             clock.advance(to: TestClock.Instant(offset: target))
         case .advancePartway:
             let target = model.now + (model.nextDeadline.map { ($0 - model.now) / 2 } ?? .milliseconds(500))
-            model.advance(to: target)
+            candidates = model.advanced(to: target)
             clock.advance(to: TestClock.Instant(offset: target))
         case .subscribe:
             if let feed { subscribers.append(ModelSubscriber(feed, model: model)) }
@@ -129,20 +140,45 @@ final class ModelRun {
             await feed?.close()
             try checkCancelledSleepersLeft(since: sleepersBefore)
         }
-        try await settle(after: "\(operation)")
+        try await settle(after: "\(operation)", candidates: candidates ?? [model])
     }
 
     /// Waits, by rendezvous only, until the engine has done everything the model says the last
     /// operation leads to without the clock moving, then checks it all.
-    private func settle(after step: String = "creation") async throws(ModelMismatch) {
-        try await waitUntil {
-            source.requests.count == model.requests.count && events.values.count == model.events.count
-                && diagnostics.values.count == model.diagnostics.count
-                && outcomes.results.count == model.outcomes.count
+    ///
+    /// `candidates` are the models the operation may lead to (two when the loads at both ends
+    /// fell due at the same instant and the engine may take them in either order): the run
+    /// goes on with the one the engine agrees with.
+    private func settle(after step: String = "creation", candidates: [ReferenceModel]? = nil) async throws(ModelMismatch) {
+        var candidates = candidates ?? [model]
+        while true {
+            try await waitUntil(candidates) { candidate in
+                source.requests.count == candidate.requests.count && events.values.count == candidate.events.count
+                    && diagnostics.values.count == candidate.diagnostics.count
+                    && outcomes.results.count == candidate.outcomes.count
+            }
+            // The jobs that published what was awaited are over, their status included.
+            if let feed { await Rendezvous.barrier(feed) }
+            var firstMismatch: ModelMismatch?
+            var agreed = false
+            let checked = checkedSnapshots
+            for candidate in candidates where counts(match: candidate) {
+                model = candidate
+                checkedSnapshots = checked
+                do {
+                    try check(after: step)
+                    try await checkCursors()
+                    agreed = true
+                    break
+                } catch {
+                    firstMismatch = firstMismatch ?? error
+                }
+            }
+            if agreed { break }
+            // A candidate whose counts are reached but whose contents differ is not what happened.
+            candidates.removeAll { counts(match: $0) }
+            if candidates.isEmpty, let firstMismatch { throw firstMismatch }
         }
-        // The jobs that published what was awaited are over, their status included.
-        if let feed { await Rendezvous.barrier(feed) }
-        try check(after: step)
         // Tasks cancelled by those jobs left the clock; what is still to come is tasks that go
         // to sleep. No deadline the model does not know may be among them.
         try checkNoUnexpectedSleepers()
@@ -153,12 +189,48 @@ final class ModelRun {
     /// Suspends until `isDone`, checking at every change that nothing arrived that the model
     /// does not expect.
     private func waitUntil(_ isDone: () -> Bool) async throws(ModelMismatch) {
+        try await waitUntil([model]) { _ in isDone() }
+    }
+
+    /// Suspends until `isDone` holds for one of `candidates`, checking at every change that
+    /// what arrived agrees with at least one of them. Leaves `model` set to one that agrees.
+    private func waitUntil(
+        _ candidates: [ReferenceModel], _ isDone: (ReferenceModel) -> Bool
+    ) async throws(ModelMismatch) {
         while true {
             let generation = progress.generation
-            try checkNothingUnexpected()
-            if isDone() { return }
+            var firstMismatch: ModelMismatch?
+            var agreeing: [ReferenceModel] = []
+            let checked = checkedSnapshots
+            for candidate in candidates {
+                model = candidate
+                checkedSnapshots = checked
+                do {
+                    try checkNothingUnexpected()
+                    agreeing.append(candidate)
+                } catch {
+                    firstMismatch = firstMismatch ?? error
+                }
+            }
+            checkedSnapshots = checked
+            guard let first = agreeing.first else { throw firstMismatch! }
+            model = first
+            if agreeing.contains(where: isDone) { return }
             await progress.waitForChange(after: generation)
         }
+    }
+
+    private func counts(match candidate: ReferenceModel) -> Bool {
+        source.requests.count == candidate.requests.count && events.values.count == candidate.events.count
+            && diagnostics.values.count == candidate.diagnostics.count
+            && outcomes.results.count == candidate.outcomes.count
+    }
+
+    /// The cursors at both ends (``FeedController/cursors``) are the model's.
+    private func checkCursors() async throws(ModelMismatch) {
+        guard let feed, !model.isClosed else { return }
+        let cursors = await feed.cursors
+        try expect(cursors == model.cursors, "cursors \(cursors) != model \(model.cursors)")
     }
 
     private func finish() async throws(ModelMismatch) {
@@ -216,12 +288,20 @@ final class ModelRun {
     // MARK: Checking
 
     private func check(after step: String, feedMayBeGone: Bool = false) throws(ModelMismatch) {
-        log("after \(step): list \(model.list) v\(model.version), status \(model.status), t+\(model.now)")
+        if verbose {
+            log("after \(step): list \(model.list) v\(model.version) (\(model.versions.last!.change)), status \(model.status), \(model.loadStates), t+\(model.now)")
+        } else {
+            log("after \(step): list \(model.list) v\(model.version), status \(model.status), t+\(model.now)")
+        }
         if let feed {
             let snapshot = feed.currentSnapshot
             try expect(snapshot.ids == model.list, "list \(snapshot.ids) != model \(model.list)")
+            try checkVersion(snapshot, who: "the current snapshot")
             try expect(snapshot.version == model.version, "version \(snapshot.version) != model \(model.version)")
             try expect(feed.currentStatus == model.status, "status \(feed.currentStatus) != model \(model.status)")
+            try expect(
+                feed.currentLoadStates == model.loadStates,
+                "load states \(feed.currentLoadStates) != model \(model.loadStates)")
             let counts = feed.subscriberCounts
             let expected = model.isClosed ? 0 : subscribers.count + 1
             try expect(
@@ -314,16 +394,27 @@ final class ModelRun {
         let seen = snapshots.values
         var lastVersion: UInt64? = checkedSnapshots > 0 ? seen[checkedSnapshots - 1].version : nil
         for snapshot in seen[checkedSnapshots...] {
-            try expect(snapshot.version < model.lists.count, "snapshot v\(snapshot.version) the model never made")
-            try expect(
-                snapshot.ids == model.lists[Int(snapshot.version)],
-                "snapshot v\(snapshot.version) \(snapshot.ids) != model \(model.lists[Int(snapshot.version)])")
+            try expect(snapshot.version < model.versions.count, "snapshot v\(snapshot.version) the model never made")
+            try checkVersion(snapshot, who: "a snapshot")
             if let lastVersion {
                 try expect(snapshot.version > lastVersion, "snapshot versions went from \(lastVersion) to \(snapshot.version)")
             }
             lastVersion = snapshot.version
         }
         checkedSnapshots = seen.count
+    }
+
+    /// A snapshot is the model's version of its number: the same items, change and generation.
+    private func checkVersion(_ snapshot: FeedSnapshot<FeedRow>, who: String) throws(ModelMismatch) {
+        try expect(snapshot.version < model.versions.count, "\(who) v\(snapshot.version) is one the model never made")
+        let expected = model.versions[Int(snapshot.version)]
+        try expect(snapshot.ids == expected.ids, "\(who) v\(snapshot.version) \(snapshot.ids) != model \(expected.ids)")
+        try expect(
+            snapshot.change == expected.change,
+            "\(who) v\(snapshot.version) says \(snapshot.change), the model \(expected.change)")
+        try expect(
+            snapshot.generation == expected.generation,
+            "\(who) v\(snapshot.version) is of generation \(snapshot.generation), the model's \(expected.generation)")
     }
 
     private func checkAlternation(_ events: [FeedEvent], who: String) throws(ModelMismatch) {
@@ -348,7 +439,7 @@ final class ModelRun {
         try expect(versions.first.map { $0 >= subscriber.joinedAtVersion } ?? true, "a subscriber's first snapshot is older than the one it joined on")
         try expect(zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 }, "a subscriber's snapshot versions \(versions) do not grow")
         for snapshot in subscriber.snapshots.values {
-            try expect(snapshot.ids == model.lists[Int(snapshot.version)], "a subscriber saw snapshot v\(snapshot.version) \(snapshot.ids)")
+            try checkVersion(snapshot, who: "a subscriber's snapshot")
         }
     }
 

@@ -1,34 +1,64 @@
 import AsyncPaging
 
-/// The reference model of a ``FeedController`` on a test clock: what the list, the status, the
-/// events, the diagnostics, the source's requests, the callers' outcomes and the clock's
-/// sleepers must be after each operation.
+/// The reference model of a ``FeedController`` on a test clock, for a feed that grows at both
+/// ends: what the list (with each version's change), the status, the state of each side, the
+/// cursors, the events, the diagnostics, the source's requests, the callers' outcomes and the
+/// clock's sleepers must be after each operation.
 ///
-/// It is written from the documented rules (README, doc comments of the controller, the
-/// policies, ``FeedError`` and ``LoadOutcome``), as plain synchronous code, and it models the
-/// source and the clock too: a fetch that answers at once is delivered at once, a slow one
-/// sleeps until the clock reaches its deadline, a cancelled one that honours cancellation
-/// leaves the clock and comes back as a stale failure, one that ignores cancellation keeps
-/// sleeping and comes back as a stale result.
+/// It is written from the documented rules — the README's behaviour table, the rule list of
+/// the two-ended engine (refresh cancels both ends; a load at an end during a refresh follows
+/// `loadMoreDuringRefresh` / `loadPreviousDuringRefresh`; the ends run at once or cancel each
+/// other by `bothEnds`; `loadMoreDuringLoadMore` rules repeated requests at either end; guards
+/// and failures per end; `retry(side)`), and the doc comments of ``FeedController``'s
+/// operations, ``FeedLoadState``, ``FeedStatus``, ``FeedChange`` and ``FeedCursors`` — as plain
+/// synchronous code, not from the engine's state machine. Where the documents leave an order
+/// open (two loads ended by one request), it takes the order `close()`'s and `retry()`'s docs
+/// name: refresh, then the end, then the start.
+///
+/// It models the source and the clock too: a fetch that answers at once is delivered at once,
+/// a slow one sleeps until the clock reaches its deadline, a cancelled one that honours
+/// cancellation leaves the clock and comes back as a stale failure, one that ignores it keeps
+/// sleeping and comes back as a stale result. When the loads at both ends fall due at the same
+/// instant, their order is the scheduler's: ``advance(to:)`` returns one model per order.
 struct ReferenceModel {
-    enum Phase { case fetching, waitingToRetry }
+    /// The two ends of the list, by the side that grows them.
+    static let ends: [FeedSide] = [.loadMore, .loadPrevious]
 
+    /// A load in flight: the fetch of one side, across its automatic retries and the empty
+    /// pages it follows.
     struct Load {
-        let id: Int
+        enum Stage: Equatable { case fetching, backingOff }
+
+        let number: Int
         let side: FeedSide
+        /// The cursor it started from: where a restart starts again.
+        let startCursor: Int?
+        /// The cursor fetched now (moves on along followed empty pages).
         var cursor: Int?
         var attempt: Int
         let firstAttempt: Int
-        var phase: Phase
-        /// Empty pages followed so far by this load (FeedConfiguration.maximumEmptyPagesFollowed).
-        var step = 0
-        /// retry() after a repeated cursor: asks for the last page again, applies nothing.
-        var isRecheck = false
-        var retryNumber: Int { attempt - firstAttempt + 1 }
+        var stage = Stage.fetching
+        /// Empty pages that claim more followed so far by this load.
+        var emptyPagesFollowed = 0
+        /// A retry after a repeated cursor: fetches the edge page again for a fresh cursor onward
+        /// and applies none of its items (README, "page returns a cursor this feed already followed").
+        let refetchesEdgePage: Bool
+
+        /// 1 for the first automatic retry, 2 for the second, …
+        var automaticRetry: Int { attempt - firstAttempt + 1 }
     }
 
-    /// Why load-more stopped by itself (FeedError.repeatedCursor / emptyPageClaimsMore docs).
-    enum Halt { case repeatedCursor, emptyPages }
+    /// One end of the list.
+    struct End: Equatable {
+        /// The cursor of the page beyond this end (the edge page's `next` or `previous`).
+        var cursor: Int?
+        /// The edge page said there is nothing beyond (its cursor onward was `nil`).
+        var atEndOfData = false
+        /// Stopped by a guard until `retry()` or a refresh: why.
+        var stoppedBy: FeedError?
+        /// The cursor the edge page was fetched with, which a retry after a repeated cursor asks again.
+        var edgePageCursor: Int?
+    }
 
     struct Caller {
         let call: Int
@@ -46,11 +76,15 @@ struct ReferenceModel {
     }
 
     enum SleeperKind {
-        case fetch(
-            request: Int, load: Int, side: FeedSide, attempt: Int, step: Int, response: ResponsePlan.Response,
-            cancelled: Bool)
+        case fetch(load: Int, side: FeedSide, attempt: Int, step: Int, response: ResponsePlan.Response, cancelled: Bool)
         case timeout(load: Int, attempt: Int, step: Int)
         case backoff(load: Int, attempt: Int)
+
+        var load: Int {
+            switch self {
+            case .fetch(let load, _, _, _, _, _), .timeout(let load, _, _), .backoff(let load, _): load
+            }
+        }
     }
 
     /// A task sleeping on the test clock.
@@ -60,8 +94,15 @@ struct ReferenceModel {
         var kind: SleeperKind
 
         var isHang: Bool {
-            if case .fetch(_, _, _, _, _, let response, _) = kind { response.result == .hang } else { false }
+            if case .fetch(_, _, _, _, let response, _) = kind { response.result == .hang } else { false }
         }
+    }
+
+    /// One published version of the list.
+    struct Version {
+        let ids: [Int]
+        let change: FeedChange
+        let generation: UInt64
     }
 
     let configuration: FeedConfiguration
@@ -69,18 +110,18 @@ struct ReferenceModel {
     private(set) var now: Duration = .zero
     private(set) var isClosed = false
     private(set) var list: [Int] = []
-    private var listIDs: Set<Int> = []
-    /// The list of every published version, by version.
-    private(set) var lists: [[Int]] = [[]]
-    private(set) var nextCursor: Int?
-    private(set) var hasLoadedFirstPage = false
-    private(set) var reachedEnd = false
-    private(set) var lastFailure: FeedFailure?
-    private var followedCursors: Set<Int> = []
-    private var halt: Halt?
-    private var lastPageCursor: Int?
-    private(set) var active: Load?
-    private var lastLoadID = 0
+    /// Every published version, by version number.
+    private(set) var versions: [Version] = [Version(ids: [], change: .initial, generation: 0)]
+    private(set) var hasFirstPage = false
+    private(set) var loads: [FeedSide: Load] = [:]
+    private var ends: [FeedSide: End] = [.loadMore: End(), .loadPrevious: End()]
+    /// Cursors fetched since the last applied refresh, at either end.
+    private var fetchedCursors: Set<Int> = []
+    /// The failures standing, oldest first, one per side at most.
+    private(set) var failures: [FeedFailure] = []
+    /// The cursor the latest refresh started from, which `retry()` fetches again.
+    private var refreshCursor: Int?
+    private var lastLoadNumber = 0
     private(set) var callers: [Caller] = []
     private(set) var outcomes: [Int: LoadResult] = [:]
     private(set) var events: [FeedEvent] = []
@@ -98,35 +139,66 @@ struct ReferenceModel {
     private var lastSleeperID = 0
     /// The deadlines of the sleepers created since ``beginOperation()``, even those gone again.
     private(set) var createdDeadlines: [Duration] = []
-    /// Broken invariants of the model itself: a fetch starting while another is in flight.
+    /// Broken invariants of the model itself (two fetches of one side at once, two sleepers of
+    /// one load due together).
     private(set) var violations: [String] = []
     /// Stale failures of fetches cancelled during the current operation; they reach the
     /// controller after the operation, so they are reported only if it is still open then.
     private var cancelledArrivals: [FeedDiagnostic] = []
 
-    init(configuration: FeedConfiguration, plan: ResponsePlan) {
+    init(configuration: FeedConfiguration, plan: ResponsePlan, initialCursor: Int?) {
         self.configuration = configuration
         self.plan = plan
         if configuration.loadsInitialPage {
-            start(.refresh, cursor: nil, attempt: 1, announce: true, caller: nil)
+            // The initial load is a refresh from `initialCursor` that nobody waits for.
+            startLoad(.refresh, cursor: initialCursor, attempt: 1, announce: true, caller: nil)
         }
         flushCancelledArrivals()
     }
 
-    var version: UInt64 { UInt64(lists.count - 1) }
+    // MARK: What the outputs must say
 
+    var version: UInt64 { UInt64(versions.count - 1) }
+
+    /// FeedStatus: refreshing > loadingMore > loadingPrevious > newest failure > endOfData > idle.
     var status: FeedStatus {
         if isClosed { return .closed }
-        if let active { return active.side == .refresh ? .refreshing : .loadingMore }
-        if let lastFailure { return .failed(lastFailure) }
-        return reachedEnd ? .endOfData : .idle
+        if loads[.refresh] != nil { return .refreshing }
+        if loads[.loadMore] != nil { return .loadingMore }
+        if loads[.loadPrevious] != nil { return .loadingPrevious }
+        if let newest = failures.last { return .failed(newest) }
+        return ends[.loadMore]!.atEndOfData ? .endOfData : .idle
     }
 
-    /// The sides a new event subscriber is told are loading.
-    var loadingSides: [FeedSide] {
-        FeedSide.allCases.filter { side in
-            events.count { $0 == .began(side) } > events.count { if case .ended(side, _) = $0 { true } else { false } }
+    /// FeedLoadState per side: loading (in flight or backing off), else its standing failure,
+    /// else reachedEnd (ends only: "a refresh never reaches an end"), else idle.
+    var loadStates: FeedLoadStates {
+        func state(_ side: FeedSide) -> FeedLoadState {
+            if loads[side] != nil { return .loading }
+            if let failure = failures.last(where: { $0.side == side }) { return .failed(failure) }
+            if side != .refresh, ends[side]!.atEndOfData { return .reachedEnd }
+            return .idle
         }
+        return FeedLoadStates(refresh: state(.refresh), loadPrevious: state(.loadPrevious), loadMore: state(.loadMore))
+    }
+
+    /// FeedCursors: the cursors beyond both ends; `nil` before the first page.
+    var cursors: FeedCursors<Int> {
+        let start = ends[.loadPrevious]!, end = ends[.loadMore]!
+        return FeedCursors(
+            previous: start.cursor, next: end.cursor, reachedEnd: end.atEndOfData, reachedStart: start.atEndOfData)
+    }
+
+    /// The sides a new event subscriber is told are loading, in the order they began.
+    var loadingSides: [FeedSide] {
+        var loading: [FeedSide] = []
+        for event in events {
+            switch event {
+            case .began(let side): loading.append(side)
+            case .ended(let side, _): loading.removeAll { $0 == side }
+            }
+        }
+        return loading
     }
 
     /// The earliest deadline that is not a hang's.
@@ -143,141 +215,188 @@ struct ReferenceModel {
 
     mutating func call(_ call: ModelCall, id: Int) {
         switch call {
-        case .refresh: refresh(id)
-        case .loadMore: loadMore(id)
-        case .retry: retry(id)
+        case .refresh: requestRefresh(id, from: nil)
+        case .refreshFrom(let cursor): requestRefresh(id, from: cursor)
+        case .loadMore: requestEndLoad(id, at: .loadMore)
+        case .loadPrevious: requestEndLoad(id, at: .loadPrevious)
+        case .retry(let side): requestRetry(id, side: side)
         }
         flushCancelledArrivals()
     }
 
+    /// close(): every load in flight ends cancelled by close; the outputs finish.
     mutating func close() {
         guard !isClosed else { return }
-        if let active { end(active, .cancelled(.closed)) }
+        for side in [FeedSide.refresh, .loadMore, .loadPrevious] {
+            if let load = loads[side] { finish(load, .cancelled(.closed)) }
+        }
         isClosed = true
         cancelledArrivals = []
     }
 
-    /// Moves the clock to `deadline` and delivers whatever falls due, stale results first (they
-    /// change nothing but the diagnostics, so their order against the one live sleeper does not
-    /// matter; the engine processes them in any order).
-    mutating func advance(to deadline: Duration) {
-        let due = sleepers.filter { $0.deadline <= deadline }
-        sleepers.removeAll { $0.deadline <= deadline }
-        now = max(now, deadline)
-        let ordered = due.filter { !isLive($0) } + due.filter { isLive($0) }
-        if due.count(where: isLive) > 1 {
-            violations.append("two live sleepers fell due together at \(deadline): their order would race")
+    /// Moves the clock to `deadline` and delivers whatever falls due: stale results first (they
+    /// change nothing but the diagnostics, whose order is not checked), then the live ones. Two
+    /// live ones due together belong to the two ends, which the engine may take in either
+    /// order: one model is returned for each order.
+    func advanced(to deadline: Duration) -> [ReferenceModel] {
+        var model = self
+        let due = model.sleepers.filter { $0.deadline <= deadline }
+        model.sleepers.removeAll { $0.deadline <= deadline }
+        model.now = max(model.now, deadline)
+        for sleeper in due where !model.isLive(sleeper) { model.fire(sleeper) }
+        let live = due.filter { model.isLive($0) }
+        if Set(live.map(\.kind.load)).count < live.count {
+            model.violations.append("two sleepers of one load fell due together at \(deadline): their order would race")
         }
-        for sleeper in ordered { fire(sleeper) }
-        flushCancelledArrivals()
+        let orders = live.count < 2 ? [live] : [live, live.reversed()]
+        return orders.map { order in
+            var outcome = model
+            for sleeper in order { outcome.fire(sleeper) }
+            outcome.flushCancelledArrivals()
+            return outcome
+        }
     }
 
     // MARK: Requests
 
-    private mutating func refresh(_ call: Int) {
+    /// refresh() / refresh(from:): cancels both ends, replaces or joins a refresh in flight.
+    private mutating func requestRefresh(_ call: Int, from cursor: Int?) {
         if isClosed { return answer(call, side: .refresh, .ignored(.closed)) }
-        if let current = active {
-            if current.side == .refresh {
-                if configuration.refreshDuringRefresh == .join { return join(call, current) }
-                // Restart: the older caller is superseded, the header stays refreshing.
-                cancelTasks(of: current)
-                active = nil
-                resolve(current.id, .cancelled(.supersededByNewerRequest))
-                return start(.refresh, cursor: nil, attempt: 1, announce: false, caller: call)
+        if let current = loads[.refresh] {
+            // A refresh in flight from another cursor is always replaced.
+            if configuration.refreshDuringRefresh == .join && current.startCursor == cursor {
+                return join(call, current)
             }
-            end(current, .cancelled(.preemptedByRefresh))
+            // The header stays refreshing: the old caller is told it was superseded, no end event.
+            cancelTasks(of: current)
+            loads[.refresh] = nil
+            resolve(current.number, .cancelled(.supersededByNewerRequest))
+            failures = []
+            return startLoad(.refresh, cursor: cursor, attempt: 1, announce: false, caller: call)
         }
-        lastFailure = nil
-        start(.refresh, cursor: nil, attempt: 1, announce: true, caller: call)
+        for side in Self.ends {
+            if let load = loads[side] { finish(load, .cancelled(.preemptedByRefresh)) }
+        }
+        failures = []
+        startLoad(.refresh, cursor: cursor, attempt: 1, announce: true, caller: call)
     }
 
-    private mutating func loadMore(_ call: Int) {
-        if isClosed { return answer(call, side: .loadMore, .ignored(.closed)) }
-        if reachedEnd { return answer(call, side: .loadMore, .endOfData) }
-        if let current = active {
-            if current.side == .loadMore {
-                if configuration.loadMoreDuringLoadMore == .join { return join(call, current) }
-                cancelTasks(of: current)
-                active = nil
-                resolve(current.id, .cancelled(.supersededByNewerRequest))
-                return start(
-                    .loadMore, cursor: current.isRecheck ? current.cursor : nextCursor, attempt: 1, announce: false,
-                    caller: call, isRecheck: current.isRecheck)
-            }
-            if !hasLoadedFirstPage { return answer(call, side: .loadMore, .ignored(.firstPageLoading)) }
-            if halt != nil { return answer(call, side: .loadMore, .ignored(.stoppedByGuard)) }
-            if configuration.loadMoreDuringRefresh == .ignoreLoadMore {
-                return answer(call, side: .loadMore, .ignored(.refreshInFlight))
-            }
-            end(current, .cancelled(.preemptedByLoadMore))
-        } else {
-            if !hasLoadedFirstPage { return answer(call, side: .loadMore, .ignored(.noFirstPage)) }
-            if halt != nil { return answer(call, side: .loadMore, .ignored(.stoppedByGuard)) }
-        }
-        lastFailure = nil
-        start(.loadMore, cursor: nextCursor, attempt: 1, announce: true, caller: call)
-    }
-
-    private mutating func retry(_ call: Int) {
-        let side = active?.side ?? lastFailure?.side
+    /// loadMore() / loadPrevious().
+    private mutating func requestEndLoad(_ call: Int, at side: FeedSide) {
         if isClosed { return answer(call, side: side, .ignored(.closed)) }
-        if var current = active {
+        let end = ends[side]!
+        if end.atEndOfData { return answer(call, side: side, .endOfData) }
+        if let current = loads[side] {
+            if configuration.loadMoreDuringLoadMore == .join { return join(call, current) }
+            // Restart from the same cursor; the footer stays loading, no end event.
+            cancelTasks(of: current)
+            loads[side] = nil
+            resolve(current.number, .cancelled(.supersededByNewerRequest))
+            return startLoad(
+                side, cursor: current.startCursor, attempt: 1, announce: false, caller: call,
+                refetchesEdgePage: current.refetchesEdgePage)
+        }
+        let refreshing = loads[.refresh]
+        if !hasFirstPage {
+            return answer(call, side: side, .ignored(refreshing == nil ? .noFirstPage : .firstPageLoading))
+        }
+        if end.stoppedBy != nil { return answer(call, side: side, .ignored(.stoppedByGuard)) }
+        let preemption: CancellationReason = side == .loadMore ? .preemptedByLoadMore : .preemptedByLoadPrevious
+        if let refreshing {
+            let refreshWins = side == .loadMore
+                ? configuration.loadMoreDuringRefresh == .ignoreLoadMore
+                : configuration.loadPreviousDuringRefresh == .ignoreLoadPrevious
+            if refreshWins { return answer(call, side: side, .ignored(.refreshInFlight)) }
+            finish(refreshing, .cancelled(preemption))
+        }
+        cancelOtherEndIfAsked(startingAt: side)
+        clearFailures(at: side)
+        startLoad(side, cursor: end.cursor, attempt: 1, announce: true, caller: call)
+    }
+
+    /// retry() / retry(side).
+    private mutating func requestRetry(_ call: Int, side requested: FeedSide?) {
+        if isClosed { return answer(call, side: requested ?? failures.last?.side, .ignored(.closed)) }
+        let sides: [FeedSide] = requested.map { [$0] } ?? [.refresh, .loadMore, .loadPrevious]
+        // A load waiting for its backoff runs now; the caller joins it.
+        if let side = sides.first(where: { loads[$0]?.stage == .backingOff }), var current = loads[side] {
             join(call, current)
-            guard current.phase == .waitingToRetry else { return }
-            // Runs the waiting retry at once.
             cancelTasks(of: current)
             current.attempt += 1
-            current.phase = .fetching
-            active = current
-            return startFetch(current)
+            current.stage = .fetching
+            loads[side] = current
+            return fetch(current)
         }
-        guard let failure = lastFailure else { return answer(call, side: nil, .ignored(.nothingToRetry)) }
-        lastFailure = nil
+        if let side = sides.first(where: { loads[$0] != nil }) { return join(call, loads[side]!) }
+        let failure = requested.map { side in failures.last { $0.side == side } } ?? failures.last
+        guard let failure else { return answer(call, side: requested, .ignored(.nothingToRetry)) }
         if failure.side == .refresh {
-            return start(.refresh, cursor: nil, attempt: failure.attempt + 1, announce: true, caller: call)
+            failures = []
+            return startLoad(.refresh, cursor: refreshCursor, attempt: failure.attempt + 1, announce: true, caller: call)
         }
-        let recheck = halt == .repeatedCursor
-        halt = nil
-        start(
-            .loadMore, cursor: recheck ? lastPageCursor : nextCursor, attempt: failure.attempt + 1,
-            announce: true, caller: call, isRecheck: recheck)
+        let side = failure.side
+        var end = ends[side]!
+        let refetch = if case .repeatedCursor = end.stoppedBy { true } else { false }
+        end.stoppedBy = nil
+        ends[side] = end
+        // A load at an end started by retry is still a load at that end (BothEndsPolicy).
+        cancelOtherEndIfAsked(startingAt: side)
+        clearFailures(at: side)
+        startLoad(
+            side, cursor: refetch ? end.edgePageCursor : end.cursor, attempt: failure.attempt + 1, announce: true,
+            caller: call, refetchesEdgePage: refetch)
+    }
+
+    /// BothEndsPolicy.cancelOther: a load starting at one end cancels the one at the other.
+    private mutating func cancelOtherEndIfAsked(startingAt side: FeedSide) {
+        guard configuration.bothEnds == .cancelOther else { return }
+        let other: FeedSide = side == .loadMore ? .loadPrevious : .loadMore
+        if let load = loads[other] {
+            finish(load, .cancelled(side == .loadMore ? .preemptedByLoadMore : .preemptedByLoadPrevious))
+        }
     }
 
     // MARK: Results
 
     private func isLive(_ sleeper: Sleeper) -> Bool {
-        guard let active else { return false }
+        guard let load = loads.values.first(where: { $0.number == sleeper.kind.load }) else { return false }
         switch sleeper.kind {
-        case .fetch(_, let load, _, let attempt, let step, _, _), .timeout(let load, let attempt, let step):
-            return load == active.id && attempt == active.attempt && step == active.step && active.phase == .fetching
-        case .backoff(let load, let attempt):
-            return load == active.id && attempt == active.attempt && active.phase == .waitingToRetry
+        case .fetch(_, _, let attempt, let step, _, _), .timeout(_, let attempt, let step):
+            return load.stage == .fetching && load.attempt == attempt && load.emptyPagesFollowed == step
+        case .backoff(_, let attempt):
+            return load.stage == .backingOff && load.attempt == attempt
         }
     }
 
     private mutating func fire(_ sleeper: Sleeper) {
         let live = isLive(sleeper)
         switch sleeper.kind {
-        case .fetch(_, let load, let side, let attempt, let step, let response, _):
-            deliver(load: load, side: side, attempt: attempt, step: step, response.result)
-        case .timeout(_, let attempt, _):
-            guard live, let current = active, let timeout = configuration.timeout else { return }
-            diagnostics.append(.timedOut(side: current.side, attempt: attempt))
-            failed(current, FeedError.timedOut(after: timeout))
-        case .backoff:
-            guard live, var current = active else { return }
-            current.attempt += 1
-            current.phase = .fetching
-            active = current
-            startFetch(current)
+        case .fetch(let number, let side, let attempt, let step, let response, _):
+            deliver(response.result, load: number, side: side, attempt: attempt, step: step)
+        case .timeout(let number, let attempt, _):
+            guard live, let load = load(number), let timeout = configuration.timeout else { return }
+            diagnostics.append(.timedOut(side: load.side, attempt: attempt))
+            tryFailed(load, FeedError.timedOut(after: timeout))
+        case .backoff(let number, _):
+            guard live, var load = load(number) else { return }
+            load.attempt += 1
+            load.stage = .fetching
+            loads[load.side] = load
+            fetch(load)
         }
     }
 
+    private func load(_ number: Int) -> Load? {
+        loads.values.first { $0.number == number }
+    }
+
     private mutating func deliver(
-        load: Int, side: FeedSide, attempt: Int, step: Int, _ result: ResponsePlan.Response.Result
+        _ result: ResponsePlan.Response.Result, load number: Int, side: FeedSide, attempt: Int, step: Int
     ) {
-        guard let current = active, current.id == load, current.attempt == attempt, current.step == step,
-              current.phase == .fetching else {
+        guard let load = load(number), load.stage == .fetching, load.attempt == attempt,
+              load.emptyPagesFollowed == step
+        else {
+            // A result no load waits for: dropped, and said so while the controller is open.
             if !isClosed {
                 let succeeded = if case .page = result { true } else { false }
                 diagnostics.append(.staleResultDiscarded(side: side, attempt: attempt, succeeded: succeeded))
@@ -285,133 +404,157 @@ struct ReferenceModel {
             return
         }
         switch result {
-        case .page(let ids, let next): succeeded(current, ids: ids, next: next)
-        case .failure(let error): failed(current, error)
+        case .page(let ids, let previous, let next): pageArrived(load, ids: ids, previous: previous, next: next)
+        case .failure(let error): tryFailed(load, error)
         case .hang: preconditionFailure("a hang never answers")
         }
     }
 
-    private mutating func succeeded(_ current: Load, ids: [Int], next: Int?) {
-        cancelTasks(of: current)
-        if current.isRecheck {
-            // The last page again, for its `next` only: nothing is applied.
-            if let next, followedCursors.contains(next) {
-                halt = .repeatedCursor
-                return fail(current, FeedError.repeatedCursor("\(next)"))
+    private mutating func pageArrived(_ load: Load, ids: [Int], previous: Int?, next: Int?) {
+        cancelTasks(of: load)
+        let side = load.side
+        // The cursor onward: `previous` for the start, `next` for a refresh and the end.
+        let onward = side == .loadPrevious ? previous : next
+        if load.refetchesEdgePage {
+            // Nothing is applied; only a fresh cursor onward is taken.
+            var end = ends[side]!
+            if let onward, fetchedCursors.contains(onward) {
+                end.stoppedBy = .repeatedCursor("\(onward)")
+                ends[side] = end
+                return fail(load, FeedError.repeatedCursor("\(onward)"))
             }
-            nextCursor = next
-            reachedEnd = next == nil
-            lastFailure = nil
-            return end(current, reachedEnd ? .endOfData : .completed, summary: LoadSummary(itemsApplied: 0, reachedEnd: reachedEnd))
+            end.cursor = onward
+            end.atEndOfData = onward == nil
+            ends[side] = end
+            clearFailures(at: side)
+            return finish(load, end.atEndOfData ? .endOfData : .completed,
+                          summary: LoadSummary(itemsApplied: 0, reachedEnd: end.atEndOfData))
         }
-        let isRefresh = current.side == .refresh
-        if ids.isEmpty, let next, current.step < configuration.maximumEmptyPagesFollowed,
-           isRefresh || !followedCursors.contains(next) {
-            // Followed within the same load, applying nothing.
-            if !isRefresh, let cursor = current.cursor { followedCursors.insert(cursor) }
-            var following = current
-            following.cursor = next
-            following.step += 1
-            active = following
-            return startFetch(following)
+        // An empty page that claims more is followed within the load, up to the limit; at an
+        // end only to a cursor not fetched yet (that would loop).
+        if ids.isEmpty, let onward, load.emptyPagesFollowed < configuration.maximumEmptyPagesFollowed,
+           side == .refresh || !fetchedCursors.contains(onward) {
+            if side != .refresh, let cursor = load.cursor { fetchedCursors.insert(cursor) }
+            var following = load
+            following.cursor = onward
+            following.emptyPagesFollowed += 1
+            loads[side] = following
+            return fetch(following)
         }
-        let (applied, dropped) = apply(ids, side: current.side)
-        if isRefresh {
-            followedCursors = []
-            hasLoadedFirstPage = true
-            halt = nil
+        let (applied, dropped) = apply(ids, at: side)
+        if side == .refresh {
+            // A new list: its own cursors, both ends open again, every failure cleared.
+            hasFirstPage = true
+            fetchedCursors = []
+            failures = []
+            ends[.loadMore] = End()
+            ends[.loadPrevious] = End(cursor: previous, atEndOfData: previous == nil, edgePageCursor: load.cursor)
         }
-        if let cursor = current.cursor { followedCursors.insert(cursor) }
-        lastPageCursor = current.cursor
-        if let next, followedCursors.contains(next) {
-            // The page is applied, the cursor is not followed; load-more stops until retry().
-            reachedEnd = false
-            nextCursor = next
-            halt = .repeatedCursor
-            return fail(current, FeedError.repeatedCursor("\(next)"))
+        if let cursor = load.cursor { fetchedCursors.insert(cursor) }
+        let grownEnd: FeedSide = side == .loadPrevious ? .loadPrevious : .loadMore
+        var end = ends[grownEnd]!
+        end.edgePageCursor = load.cursor
+        end.cursor = onward
+        end.atEndOfData = onward == nil
+        var guardFailure: FeedError?
+        if let onward, fetchedCursors.contains(onward) {
+            // The page is applied; the repeated cursor is not followed.
+            guardFailure = .repeatedCursor("\(onward)")
+        } else if ids.isEmpty && onward != nil {
+            guardFailure = .emptyPageClaimsMore
         }
-        nextCursor = next
-        reachedEnd = next == nil
-        if ids.isEmpty && next != nil {
-            halt = .emptyPages
-            return fail(current, FeedError.emptyPageClaimsMore)
+        end.stoppedBy = guardFailure
+        ends[grownEnd] = end
+        if side == .refresh, guardFailure == nil, let previous, fetchedCursors.contains(previous) {
+            // A first page whose `previous` is a cursor already fetched (its own): the start stops.
+            ends[.loadPrevious]!.stoppedBy = .repeatedCursor("\(previous)")
+            guardFailure = .repeatedCursor("\(previous)")
         }
-        lastFailure = nil
-        let summary = LoadSummary(itemsApplied: applied, droppedDuplicates: dropped, reachedEnd: reachedEnd)
-        end(current, reachedEnd ? .endOfData : .completed, summary: summary)
+        if let guardFailure { return fail(load, guardFailure) }
+        if side != .refresh { clearFailures(at: side) }
+        let reachedEnd = onward == nil
+        finish(load, reachedEnd ? .endOfData : .completed,
+               summary: LoadSummary(itemsApplied: applied, droppedDuplicates: dropped, reachedEnd: reachedEnd))
     }
 
-    /// A try failed (thrown or timed out): retry after a backoff, or fail the load.
-    private mutating func failed(_ current: Load, _ error: any Error) {
-        cancelTasks(of: current)
-        if current.retryNumber < configuration.retry.maximumAttempts {
-            var waiting = current
-            waiting.phase = .waitingToRetry
-            active = waiting
-            let delay = configuration.retry.backoff(beforeRetry: current.retryNumber)
-            let failure = FeedFailure(error: error, side: current.side, attempt: current.attempt)
-            diagnostics.append(.retryScheduled(
-                side: current.side, retryNumber: current.retryNumber, delay: delay, failure: failure))
-            sleepers.append(Sleeper(deadline: now + delay, kind: .backoff(load: current.id, attempt: current.attempt)))
-            return
-        }
-        fail(current, error)
+    /// A try failed (thrown or timed out): retry after a backoff while attempts are left, or fail.
+    private mutating func tryFailed(_ load: Load, _ error: any Error) {
+        cancelTasks(of: load)
+        guard load.automaticRetry < configuration.retry.maximumAttempts else { return fail(load, error) }
+        var waiting = load
+        waiting.stage = .backingOff
+        loads[load.side] = waiting
+        let delay = configuration.retry.backoff(beforeRetry: load.automaticRetry)
+        let failure = FeedFailure(error: error, side: load.side, attempt: load.attempt)
+        diagnostics.append(.retryScheduled(side: load.side, retryNumber: load.automaticRetry, delay: delay, failure: failure))
+        sleepers.append(Sleeper(deadline: now + delay, kind: .backoff(load: load.number, attempt: load.attempt)))
     }
 
-    private mutating func apply(_ ids: [Int], side: FeedSide) -> (applied: Int, dropped: Int) {
-        let replacing = side == .refresh
-        if replacing {
-            list = []
-            listIDs = []
+    /// Applies a page: a refresh replaces the list, a load-more appends, a load-previous
+    /// prepends; with `duplicates: .drop` an id already listed (or earlier in the page) is left out.
+    private mutating func apply(_ ids: [Int], at side: FeedSide) -> (applied: Int, dropped: Int) {
+        var seen: Set<Int> = side == .refresh ? [] : Set(list)
+        var kept: [Int] = []
+        for id in ids where configuration.duplicates == .keep || seen.insert(id).inserted {
+            kept.append(id)
         }
-        let before = list.count
-        var dropped = 0
-        for id in ids {
-            if configuration.duplicates == .drop && !listIDs.insert(id).inserted {
-                dropped += 1
-            } else {
-                list.append(id)
-            }
-        }
+        let dropped = ids.count - kept.count
         if dropped > 0 { diagnostics.append(.duplicatesDropped(side: side, count: dropped)) }
-        if replacing || list.count > before { lists.append(list) }
-        return (replacing ? list.count : list.count - before, dropped)
+        let generation = versions.last!.generation
+        switch side {
+        case .refresh:
+            list = kept
+            versions.append(Version(ids: list, change: .replaced, generation: generation + 1))
+            return (list.count, dropped)
+        case .loadMore:
+            guard !kept.isEmpty else { return (0, dropped) }
+            let range = list.count..<(list.count + kept.count)
+            list += kept
+            versions.append(Version(ids: list, change: .appended(range), generation: generation))
+        case .loadPrevious:
+            guard !kept.isEmpty else { return (0, dropped) }
+            list = kept + list
+            versions.append(Version(ids: list, change: .prepended(0..<kept.count), generation: generation))
+        }
+        return (kept.count, dropped)
     }
 
     // MARK: Helpers
 
-    private mutating func start(
-        _ side: FeedSide, cursor: Int?, attempt: Int, announce: Bool, caller: Int?, isRecheck: Bool = false
+    private mutating func startLoad(
+        _ side: FeedSide, cursor: Int?, attempt: Int, announce: Bool, caller: Int?, refetchesEdgePage: Bool = false
     ) {
-        lastLoadID += 1
-        var load = Load(id: lastLoadID, side: side, cursor: cursor, attempt: attempt, firstAttempt: attempt, phase: .fetching)
-        load.isRecheck = isRecheck
-        active = load
+        lastLoadNumber += 1
+        let load = Load(
+            number: lastLoadNumber, side: side, startCursor: cursor, cursor: cursor, attempt: attempt,
+            firstAttempt: attempt, refetchesEdgePage: refetchesEdgePage)
+        loads[side] = load
+        if side == .refresh { refreshCursor = cursor }
         if announce { events.append(.began(side)) }
-        if let caller { callers.append(Caller(call: caller, load: load.id, side: side, joined: false)) }
-        startFetch(load)
+        if let caller { callers.append(Caller(call: caller, load: load.number, side: side, joined: false)) }
+        fetch(load)
     }
 
-    private mutating func startFetch(_ load: Load) {
-        let inFlight = sleepers.filter {
-            if case .fetch(_, _, _, _, _, _, let cancelled) = $0.kind { !cancelled } else { false }
+    /// The source gets a request; its answer comes at once or sleeps on the clock.
+    private mutating func fetch(_ load: Load) {
+        let inFlight = sleepers.contains {
+            if case .fetch(_, let side, _, _, _, let cancelled) = $0.kind { side == load.side && !cancelled } else { false }
         }
-        if !inFlight.isEmpty {
-            violations.append("a \(load.side) fetch started while another fetch was in flight and not cancelled")
-        }
+        if inFlight { violations.append("a second \(load.side) fetch started while one was in flight and not cancelled") }
         let index = requests.count
         requests.append(Request(side: load.side, cursor: load.cursor, attempt: load.attempt))
         let response = plan.response(forRequest: index, cursor: load.cursor)
         if let timeout = configuration.timeout {
             sleepers.append(Sleeper(
-                deadline: now + timeout, kind: .timeout(load: load.id, attempt: load.attempt, step: load.step)))
+                deadline: now + timeout,
+                kind: .timeout(load: load.number, attempt: load.attempt, step: load.emptyPagesFollowed)))
         }
         if let deadline = response.deadline(startingAt: now) {
             sleepers.append(Sleeper(deadline: deadline, kind: .fetch(
-                request: index, load: load.id, side: load.side, attempt: load.attempt, step: load.step,
+                load: load.number, side: load.side, attempt: load.attempt, step: load.emptyPagesFollowed,
                 response: response, cancelled: false)))
         } else {
-            deliver(load: load.id, side: load.side, attempt: load.attempt, step: load.step, response.result)
+            deliver(response.result, load: load.number, side: load.side, attempt: load.attempt, step: load.emptyPagesFollowed)
         }
     }
 
@@ -420,21 +563,17 @@ struct ReferenceModel {
     private mutating func cancelTasks(of load: Load) {
         var kept: [Sleeper] = []
         for var sleeper in sleepers {
-            switch sleeper.kind {
-            case .timeout(let id, _, _), .backoff(let id, _):
-                if id != load.id { kept.append(sleeper) }
-            case .fetch(let request, let id, let side, let attempt, let step, let response, _):
-                if id != load.id {
-                    kept.append(sleeper)
-                } else if response.ignoresCancellation && response.result != .hang {
-                    sleeper.kind = .fetch(
-                        request: request, load: id, side: side, attempt: attempt, step: step, response: response,
-                        cancelled: true)
-                    kept.append(sleeper)
-                } else {
-                    // A well-behaved fetch stops with CancellationError (FeedDiagnostic.fetchCancelled).
-                    cancelledArrivals.append(.fetchCancelled(side: side, attempt: attempt))
-                }
+            guard sleeper.kind.load == load.number else {
+                kept.append(sleeper)
+                continue
+            }
+            guard case .fetch(let number, let side, let attempt, let step, let response, _) = sleeper.kind else { continue }
+            if response.ignoresCancellation && response.result != .hang {
+                sleeper.kind = .fetch(load: number, side: side, attempt: attempt, step: step, response: response, cancelled: true)
+                kept.append(sleeper)
+            } else {
+                // It stops with CancellationError, as asked (FeedDiagnostic.fetchCancelled).
+                cancelledArrivals.append(.fetchCancelled(side: side, attempt: attempt))
             }
         }
         sleepers = kept
@@ -445,27 +584,34 @@ struct ReferenceModel {
         cancelledArrivals = []
     }
 
-    /// Ends `load`: no load is active, its event is published and its callers are answered.
-    private mutating func end(_ load: Load, _ reason: FeedEndReason, summary: LoadSummary? = nil) {
+    /// Ends `load`: its slot empties, its end event is published, its callers are answered.
+    private mutating func finish(_ load: Load, _ reason: FeedEndReason, summary: LoadSummary? = nil) {
         cancelTasks(of: load)
-        active = nil
+        loads[load.side] = nil
         events.append(.ended(load.side, reason))
         let outcome: LoadOutcome = switch reason {
         case .completed, .endOfData: .completed(summary!)
         case .cancelled(let cause): .cancelled(cause)
         case .failed(let failure): .failed(failure)
         }
-        resolve(load.id, outcome)
+        resolve(load.number, outcome)
     }
 
+    /// Ends `load` as failed; its failure replaces its side's.
     private mutating func fail(_ load: Load, _ error: any Error) {
         let failure = FeedFailure(error: error, side: load.side, attempt: load.attempt)
-        lastFailure = failure
-        end(load, .failed(failure))
+        failures.removeAll { $0.side == load.side }
+        failures.append(failure)
+        finish(load, .failed(failure))
+    }
+
+    /// A load at an end clears its own failure and the refresh's.
+    private mutating func clearFailures(at side: FeedSide) {
+        failures.removeAll { $0.side == side || $0.side == .refresh }
     }
 
     private mutating func join(_ call: Int, _ load: Load) {
-        callers.append(Caller(call: call, load: load.id, side: load.side, joined: true))
+        callers.append(Caller(call: call, load: load.number, side: load.side, joined: true))
     }
 
     private mutating func answer(_ call: Int, side: FeedSide?, _ outcome: LoadOutcome) {

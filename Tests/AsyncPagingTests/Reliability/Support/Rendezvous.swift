@@ -20,8 +20,10 @@ enum Rendezvous {
         Task.immediate {
             let result = switch call {
             case .refresh: await feed.refresh()
+            case .refreshFrom(let cursor): await feed.refresh(from: cursor)
             case .loadMore: await feed.loadMore()
-            case .retry: await feed.retry()
+            case .loadPrevious: await feed.loadPrevious()
+            case .retry(let side): await feed.retry(side)
             }
             outcomes.record(number, result)
         }

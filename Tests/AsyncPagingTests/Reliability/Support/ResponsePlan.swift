@@ -4,11 +4,19 @@ import AsyncPagingTesting
 /// What the scripted source answers to each request of one randomized run: a pure function of
 /// the run's seed, the request's position and its cursor, so the engine's source and the
 /// reference model agree on every answer without sharing any state.
+///
+/// The data behind it is a line of pages at integer positions, both ways from 0 (the page a
+/// `nil` cursor asks for): the page at position `p` holds ids `3p, 3p + 1, 3p + 2` (or fewer),
+/// its `previous` is normally `p - 1` and its `next` `p + 1`. Every page has both cursors, so a
+/// run that opens at a cursor (`initialCursor`, `refresh(from:)`) loads both ways. Bad input
+/// comes at both ends: failures, hangs, slow answers that ignore cancellation, empty pages that
+/// claim more, the start or the end of the data, cursors that point back at pages already
+/// fetched (a loop), and duplicate ids.
 struct ResponsePlan: Sendable {
     /// One planned answer.
     struct Response: Sendable, Equatable, CustomStringConvertible {
         enum Result: Sendable, Equatable {
-            case page(ids: [Int], next: Int?)
+            case page(ids: [Int], previous: Int?, next: Int?)
             case failure(ScriptedFailure)
             case hang
         }
@@ -26,8 +34,10 @@ struct ResponsePlan: Sendable {
 
         var scripted: RowSource.Response {
             switch result {
-            case .page(let ids, let next):
-                .items(rows(ids), next: next, latency: latency, ignoresCancellation: ignoresCancellation)
+            case .page(let ids, let previous, let next):
+                .page(
+                    Page(items: rows(ids), previous: previous, next: next), latency: latency,
+                    ignoresCancellation: ignoresCancellation)
             case .failure(let error):
                 .failure(error, latency: latency, ignoresCancellation: ignoresCancellation)
             case .hang:
@@ -39,7 +49,8 @@ struct ResponsePlan: Sendable {
             let timing = latency == .zero ? "at once" : "after \(latency)"
             let ignoring = ignoresCancellation ? ", ignoring cancellation" : ""
             switch result {
-            case .page(let ids, let next): return "page \(ids) next \(next.map(String.init) ?? "nil") \(timing)\(ignoring)"
+            case .page(let ids, let previous, let next):
+                return "page \(ids) previous \(previous.map(String.init) ?? "nil") next \(next.map(String.init) ?? "nil") \(timing)\(ignoring)"
             case .failure: return "failure \(timing)\(ignoring)"
             case .hang: return "hang"
             }
@@ -74,19 +85,29 @@ struct ResponsePlan: Sendable {
         let position = cursor ?? 0
         let next: Int?
         switch random.below(100) {
-        case ..<50: next = position + 1
-        case ..<62: next = nil // end of data
-        case ..<74: next = position >= 1 ? 1 + random.below(position) : position + 1 // a cursor already followed
+        case ..<62: next = position + 1
+        case ..<72: next = nil // the end of the data
+        case ..<86: next = position - random.below(3) // back at this page or one before it: a loop
         default: next = position + 1
+        }
+        let previous: Int?
+        switch random.below(100) {
+        // The page a nil cursor asks for is mostly the start of the data, as for a source that
+        // only pages forward.
+        case ..<(cursor == nil ? 60 : 10): previous = nil
+        case ..<72: previous = position - 1
+        case ..<86: previous = position + random.below(3) // back at this page or one after it: a loop
+        default: previous = position - 1
         }
         var ids: [Int] = []
         if kind >= 32 { // 10% empty pages
             let count = 1 + random.below(3)
             ids = (0..<count).map { position * 3 + $0 }
-            if random.chance(15) { ids[random.below(count)] = random.below(position * 3 + 3) } // a duplicate id
+            if random.chance(15) { ids[random.below(count)] = position * 3 + random.below(7) - 3 } // a neighbour's id
         }
         return Response(
-            result: .page(ids: ids, next: next), latency: latency, ignoresCancellation: ignoresCancellation)
+            result: .page(ids: ids, previous: previous, next: next), latency: latency,
+            ignoresCancellation: ignoresCancellation)
     }
 
     /// A source that answers request *n* with `response(forRequest: n, ...)` and bumps

@@ -1,0 +1,55 @@
+import AsyncPaging
+import AsyncPagingTesting
+import Testing
+
+/// Directed tests, on the test clock, of the engine bugs the randomized runs at both ends found
+/// (the stress test, seed 482265; the model runs, seeds 1848, 2191, 2386, 2387, 2725 with 40
+/// steps), each stating the documented rule it broke. Both were fixed on main in 503ec1f.
+@Suite("Rules the randomized runs found broken")
+struct FoundByRandomizedRunsTests {
+    let clock = TestClock()
+    let source = RowSource()
+
+    /// A feed opened at cursor 5, showing rows 15..<18, with cursors 4 (before) and 6 (after).
+    func openedFeed(bothEnds: BothEndsPolicy = .runBoth) async throws -> RowFeed {
+        let configuration = try FeedConfiguration(pageSize: 3, loadsInitialPage: false, bothEnds: bothEnds)
+        let feed = RowFeed(source: source, clock: clock, configuration: configuration)
+        source.enqueue(.page(Page(items: rows(15..<18), previous: 4, next: 6)))
+        #expect(await feed.refresh(from: 5) == LoadResult(side: .refresh, outcome: .completed(LoadSummary(itemsApplied: 3))))
+        return feed
+    }
+
+    @Test("after close() no side's load state says loading (close ends every load)")
+    func loadStatesAfterClose() async throws {
+        let feed = try await openedFeed()
+        source.enqueue(.hang)
+        async let loading = feed.loadMore()
+        await clock.waitForSleepers(1)
+        #expect(feed.currentLoadStates.loadMore == .loading)
+        await feed.close()
+        #expect(await loading == LoadResult(side: .loadMore, outcome: .cancelled(.closed)))
+        #expect(feed.currentStatus == .closed)
+        #expect(!feed.currentLoadStates.isLoading, "after close: \(feed.currentLoadStates)")
+    }
+
+    @Test("retry(.loadMore) under bothEnds: .cancelOther cancels the load-previous in flight")
+    func retryOfOneEndCancelsTheOther() async throws {
+        let feed = try await openedFeed(bothEnds: .cancelOther)
+        let failure = FeedFailure(error: ScriptedFailure(request: 1), side: .loadMore, attempt: 1)
+        source.enqueue(.failure(ScriptedFailure(request: 1)))
+        #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .failed(failure)))
+
+        // A load-previous in flight; then the failed end is retried: a newer load at the other end.
+        source.enqueue(.items(rows(12..<15), next: nil, latency: .seconds(1)))
+        async let previous = feed.loadPrevious()
+        await clock.waitForSleepers(1)
+        source.enqueue(.page(Page(items: rows(18..<21), previous: 5, next: 7)))
+        let retried = await feed.retry(.loadMore)
+        #expect(retried == LoadResult(side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 3))))
+        // BothEndsPolicy.cancelOther: "The newer load cancels the one at the other end".
+        #expect(await previous == LoadResult(side: .loadPrevious, outcome: .cancelled(.preemptedByLoadMore)))
+        #expect(feed.currentLoadStates.loadPrevious != .loading, "\(feed.currentLoadStates)")
+        #expect(feed.currentSnapshot.ids == Array(15..<21))
+        await feed.close()
+    }
+}
