@@ -75,6 +75,14 @@ let allScenarios: [InstructionScenario] = {
             summary: "the one page that appends items 98,300..<98,320, during which the id table grows"
         ) { await identifiedPages(firstPage: 98_260, warmup: 2, pages: $0) },
         InstructionScenario(
+            name: "prepend.two-word.engine", iterations: 200,
+            summary: "loadPrevious(): page of 20 two-word items prepended to a feed opened at 1k, 1 subscriber"
+        ) { pages in await prependPages(firstPage: 1_000, pages: pages) },
+        InstructionScenario(
+            name: "prepend.two-word.engine.1m", iterations: 200,
+            summary: "the same prepended to a feed opened at 1,000,000 items (prepending never shifts the store)"
+        ) { pages in await prependPages(firstPage: 1_000_000, pages: pages) },
+        InstructionScenario(
             name: "page.two-word.engine.100k", iterations: 200,
             summary: "page of 20 two-word items at 100k (no ids), 1 subscriber"
         ) { pages in

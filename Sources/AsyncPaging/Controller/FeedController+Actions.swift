@@ -37,13 +37,26 @@ extension FeedController {
     ) -> (Machine.Decision, FeedSide) {
         let decision = request(&machine, &actions)
         switch decision {
-        case .started(let id), .joined(let id): return (decision, machine.side(of: id) ?? side ?? .refresh)
+        case .started(let id), .joined(let id): return (decision, inMachine { $0.side(of: id) } ?? side ?? .refresh)
         case .answered: return (decision, side ?? .refresh)
         }
     }
 
     /// The side `retry()` with no side concerns when it answers at once: the side that failed last.
-    @inlinable func sideOfLastFailure() -> FeedSide? { machine.failures.last?.side }
+    @inlinable func sideOfLastFailure() -> FeedSide? { inMachine { $0.failures.last?.side } }
+
+    /// Reads the machine through an inout access. Calling a computed property or method on the
+    /// stored `machine` directly passes the whole struct by value: the profile showed each such
+    /// read copying all of it (about 600 bytes, with retains), several times a page.
+    @inlinable func inMachine<Result>(_ read: (inout Machine) -> Result) -> Result {
+        read(&machine)
+    }
+
+    /// Publishes the machine's summary status and per-side states.
+    @inlinable func publishStates() {
+        let (status, loadStates) = inMachine { ($0.status, $0.loadStates) }
+        broadcaster.publish(status, loadStates)
+    }
 
     /// Lets `step` feed the machine an input, then carries out the actions it wrote.
     @discardableResult
@@ -72,9 +85,10 @@ extension FeedController {
     }
 
     /// Accepts `first`, then every answer that accepting it brought at once, in turn.
-    @inlinable func acceptInTurn(_ first: ArrivedAnswer?) {
+    @inlinable func acceptInTurn(_ first: consuming ArrivedAnswer?) {
         var next = first
-        while let answer = next ?? takeDeferredAnswer() {
+        // `take()` moves each answer on rather than copying it (an answer holds a page).
+        while let answer = next.take() ?? takeDeferredAnswer() {
             next = accept(answer)
         }
     }
@@ -118,10 +132,12 @@ extension FeedController {
                 broadcaster.publish(.retryScheduled(
                     side: failure.side, retryNumber: retryNumber, delay: delay, failure: failure))
                 launchTimer(id, attempt: failure.attempt, step: 0, after: delay, isTimeout: false)
-            case .applyPage(let id, let side, let page):
+            case .applyPage(let id, let side):
+                guard let page = machine.takeLandedPage() else { break }
                 let (applied, dropped) = apply(page, at: side)
                 machine.pageApplied(id, applied: applied, dropped: dropped, into: &actions)
-            case .mergePageAtHead(let id, let page):
+            case .mergePageAtHead(let id):
+                guard let page = machine.takeLandedPage() else { break }
                 if let (applied, dropped) = mergeAtHead(page) {
                     machine.headMergeApplied(id, merged: true, applied: applied, dropped: dropped, into: &actions)
                 } else {
@@ -135,12 +151,12 @@ extension FeedController {
             case .finishOutputs:
                 tasks.cancelAll()
                 // The last states (no side loading) go out before the streams finish.
-                broadcaster.publish(machine.status, machine.loadStates)
+                publishStates()
                 broadcaster.finish(finalStatus: .closed)
             }
             index += 1
         }
-        broadcaster.publish(machine.status, machine.loadStates)
+        publishStates()
         // Taken out before answering: a resumed caller cannot run here (this is the actor's
         // turn), but `answerCallers` must not see the list it iterates change under it.
         var answered = resolutions
@@ -232,7 +248,7 @@ extension FeedController {
 
     /// Feeds a fetch's answer to the machine and carries out what it says (or reports the answer
     /// as stale). Returns the answer of a fetch this launched, when its source gave it at once.
-    @inlinable func accept(_ arrived: ArrivedAnswer) -> ArrivedAnswer? {
+    @inlinable func accept(_ arrived: consuming ArrivedAnswer) -> ArrivedAnswer? {
         var actions = takeActionBuffer()
         let accepted = switch arrived.answer {
         case .success(let page):
@@ -258,7 +274,7 @@ extension FeedController {
             run { $0.backoffElapsed(id, attempt: attempt, into: &$1) }
             return
         }
-        let side = machine.side(of: id)
+        let side = inMachine { $0.side(of: id) }
         if run({ $0.timeoutElapsed(id, attempt: attempt, step: step, into: &$1) }), let side {
             broadcaster.publish(.timedOut(side: side, attempt: attempt))
         }

@@ -314,7 +314,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         if let refresh = machine.refreshLoad {
             return await call(side: .refresh) { _, _ in .joined(refresh.id) }
         }
-        if let failure = machine.failure(of: .refresh) {
+        if let failure = inMachine({ $0.failure(of: .refresh) }) {
             return LoadResult(side: .refresh, outcome: .failed(failure))
         }
         return await call(side: .refresh) { $0.refreshRequested(into: &$1) }

@@ -17,10 +17,6 @@
         @usableFromInline var loadID: UInt64
         @usableFromInline var fetch: Task<Void, Never>?
         @usableFromInline var timer: Task<Void, Never>?
-        /// The attempt whose fetch is being launched, until the launch ends.
-        @usableFromInline var launchingAttempt: Int?
-        /// That fetch's answer, when it came before the launch ended.
-        @usableFromInline var answeredInPlace: Answer?
 
         @inlinable init(loadID: UInt64) {
             self.loadID = loadID
@@ -35,6 +31,13 @@
         /// copying the record out of its optional.
         @usableFromInline var firstLoadID: UInt64 = 0
         @usableFromInline var others: [Running] = []
+        /// The fetch being launched (load id and attempt), until its launch ends: one at a time,
+        /// since launches run on the controller. Kept apart from the records, so that a record
+        /// stays three words and moves cheaply.
+        @usableFromInline var launchingLoadID: UInt64 = 0
+        @usableFromInline var launchingAttempt = 0
+        /// That fetch's answer, when it came before the launch ended.
+        @usableFromInline var answeredInPlace: Answer?
 
         @inlinable init() {}
 
@@ -49,13 +52,6 @@
             }
             others.append(Running(loadID: loadID))
             return body(&others[others.count - 1])
-        }
-
-        /// Runs `body` on the record of `loadID`, if there is one.
-        @inlinable mutating func ifPresent<Result>(_ loadID: UInt64, _ body: (inout Running) -> Result) -> Result? {
-            if firstLoadID == loadID { return body(&first!) }
-            guard let index = others.firstIndex(where: { $0.loadID == loadID }) else { return nil }
-            return body(&others[index])
         }
 
         /// Removes and returns the record of `loadID`.
@@ -87,32 +83,29 @@
     /// Marks the fetch of `attempt` of `loadID` as being launched: until ``endLaunch(_:loadID:)``,
     /// its answer is handed over in place.
     @inlinable func beginLaunch(loadID: UInt64, attempt: Int) {
-        withRunning(loadID) { $0.launchingAttempt = attempt }
+        running.withLock { records in
+            records.launchingLoadID = loadID
+            records.launchingAttempt = attempt
+        }
     }
 
     /// Leaves `answer` for the launcher if the fetch of `attempt` of `loadID` is still being
     /// launched. Returns `false` when it is not: the fetch task must deliver the answer itself.
     @inlinable func answerInPlace(_ answer: Answer, loadID: UInt64, attempt: Int) -> Bool {
         running.withLock { records in
-            // Never creates a record: a load cancelled meanwhile has none, and keeps none.
-            records.ifPresent(loadID) { running in
-                guard running.launchingAttempt == attempt else { return false }
-                running.answeredInPlace = answer
-                return true
-            } ?? false
+            guard records.launchingLoadID == loadID, records.launchingAttempt == attempt else { return false }
+            records.answeredInPlace = answer
+            return true
         }
     }
 
     /// Ends the launch of `loadID`'s fetch: returns the answer it left in place, or records
     /// `task` as the running fetch and returns `nil`.
     @inlinable func endLaunch(_ task: Task<Void, Never>, loadID: UInt64) -> Answer? {
-        withRunning(loadID) { running in
-            running.launchingAttempt = nil
-            if let answer = running.answeredInPlace {
-                running.answeredInPlace = nil
-                return answer
-            }
-            running.fetch = task
+        running.withLock { records in
+            records.launchingLoadID = 0
+            if let answer = records.answeredInPlace.take() { return answer }
+            records.withRecord(loadID) { $0.fetch = task }
             return nil
         }
     }

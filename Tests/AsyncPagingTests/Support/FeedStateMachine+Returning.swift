@@ -1,7 +1,8 @@
 @testable import AsyncPaging
+import Testing
 
 /// The state machine's calls in a returning form, so tests read "call, then look at actions".
-extension FeedStateMachine {
+extension FeedStateMachine where Item: Equatable {
     mutating func refreshRequested(from cursor: Cursor? = nil) -> (Decision, [Action]) {
         var actions: [Action] = []
         return (refreshRequested(from: cursor, into: &actions), actions)
@@ -36,6 +37,9 @@ extension FeedStateMachine {
         var actions: [Action] = []
         fetchSucceeded(id, attempt: attempt, step: step, page: page, into: &actions)
         if actions.contains(where: { if case .applyPage = $0 { true } else { false } }) {
+            let landed = takeLandedPage()
+            #expect(landed?.items == page.items && landed?.previous == page.previous && landed?.next == page.next,
+                    "the page to apply is the page that arrived")
             pageApplied(id, applied: applied ?? page.items.count, dropped: dropped, into: &actions)
         }
         return actions

@@ -20,8 +20,10 @@ enum MachineTest {
 
     static func cancel(_ load: UInt64) -> Action { .cancelLoad(id(load)) }
 
+    /// The action that applies `page`; the page itself waits in the machine
+    /// (``FeedStateMachine/landedPage``), which the returning helpers check.
     static func apply(_ load: UInt64, _ side: FeedSide, _ page: Page<Int, Int>) -> Action {
-        .applyPage(id(load), side, page)
+        .applyPage(id(load), side)
     }
 
     static func ended(_ side: FeedSide, _ reason: FeedEndReason) -> Action { .emit(.ended(side, reason)) }
