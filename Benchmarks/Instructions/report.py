@@ -62,9 +62,14 @@ target("page while the id table grows (98k) ÷ page at 90k (instructions)",
 if get("growth-1m.ids.worst_over_median") is not None:
     target("worst ÷ median page growing to 1M items with ids (wall clock, fastest of 3 runs per page)",
            get("growth-1m.ids.worst_over_median"), 20, 1)
+    target("the same apart from the pages where the controller's `followedCursors` set rehashes (3·2^k + 1)",
+           get("growth-1m.ids.worst_outside_cursor_set_growth_over_median"), 20, 1)
 target("heap of a 1M-item feed with ids ÷ plain array (two-word items)", get("bytes.feed-1m.engine-ids.ratio"), 1.6)
 target("`FeedModel` per page ÷ controller per page (both from the main actor)",
        ratio("model.page.posts-ids", "controller.page.posts-ids.from-main"), 2)
+model_mallocs, controller_mallocs = get("mallocs.model.page.posts-ids"), get("mallocs.controller.page.posts-ids.from-main")
+target("`FeedModel` allocations per page − controller's (calls to malloc in the same loops)",
+       None if model_mallocs is None or controller_mallocs is None else model_mallocs - controller_mallocs, 3)
 target("`rowAppeared(item)` per call", get("model.row-appeared"), 2000, 0, unit=" instructions")
 target("time to first list (create → first non-empty snapshot)", get("first-list.posts-ids"), 60000, 0, unit=" instructions")
 target("engine ÷ floor per page (two-word items, 1k)", ratio("page.two-word.engine", "page.two-word.floor"), 1.6)
@@ -76,3 +81,9 @@ print("\nOther figures: " + ", ".join(
         "model.page.posts-ids", "controller.page.posts-ids.from-main", "cancel.engine",
         "bytes.idle-controller.posts-ids.bytes", "bytes.feed-1m.engine.ratio",
     ]) + ".")
+
+print("\n#### Allocations per iteration (calls to malloc & co. in the measured loop)\n")
+print("| scenario | allocations |")
+print("| --- | ---: |")
+for name in sorted(n for n in values if n.startswith("mallocs.")):
+    print(f"| {name[len('mallocs.'):]} | {number(get(name), 2)} |")

@@ -100,5 +100,19 @@ func growthFigures(quick: Bool) async {
         emit("\(key).worst_ns", worst)
         emit("\(key).worst_page_first_item", Double(worstPage * benchPageSize))
         emit("\(key).worst_over_median", worst / median)
+        // The five slowest pages, to attribute them: the id table grows when it passes ¾ of a
+        // power of two of items; the controller's `followedCursors` set (a `Set<Cursor>`, one
+        // cursor per page) rehashes when it passes ¾ of a power of two of pages, on pages
+        // 3·2^k + 1. The worst page apart from those is reported too: the rest of the engine.
+        let slowest = times.indices.sorted { times[$0] > times[$1] }.prefix(5)
+        for (rank, index) in slowest.enumerated() {
+            emit("\(key).slowest\(rank + 1).first_item", Double((index + 1) * benchPageSize))
+            emit("\(key).slowest\(rank + 1).ns", times[index])
+        }
+        let cursorSetGrowthPages = Set((0..<62).map { 3 << $0 + 1 })
+        if let worstElsewhere = times.indices.filter({ !cursorSetGrowthPages.contains($0 + 1) }).max(by: { times[$0] < times[$1] }) {
+            emit("\(key).worst_outside_cursor_set_growth_first_item", Double((worstElsewhere + 1) * benchPageSize))
+            emit("\(key).worst_outside_cursor_set_growth_over_median", times[worstElsewhere] / median)
+        }
     }
 }

@@ -58,13 +58,17 @@ struct _IdentityFilter<Item> {
         _ items: [Item], in index: _IdentityIndex<Key>, key: (Item) -> Key
     ) -> (kept: [Item], dropped: Int) {
         var kept: [Item]?
+        var inserted = 0
         for position in items.indices {
-            if index.insert(key(items[position])) {
+            if index._insertDeferringGrowthStep(key(items[position])) {
+                inserted += 1
                 kept?.append(items[position])
             } else if kept == nil {
                 kept = Array(items[..<position])
             }
         }
+        // The page's share of a growth, in one call rather than one per item.
+        index._stepGrowth(inserts: inserted)
         guard let kept else { return (items, 0) }
         return (kept, items.count - kept.count)
     }

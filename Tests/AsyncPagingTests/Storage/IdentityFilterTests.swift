@@ -50,6 +50,44 @@ struct IdentityFilterTests {
         #expect((0..<key).allSatisfy { index.contains($0) })
     }
 
+    @Test("the table a growth switches to is made ready a slice per insert before it")
+    func nextTableIsPreparedAhead() {
+        let index = _IdentityIndex<Int>()
+        var key = 0
+        // Past the first growths, to a live table of 4,096 buckets that has drained.
+        while index._bucketCount < 4_096 || index._isGrowing {
+            index.insert(key)
+            key += 1
+        }
+        let live = index._bucketCount
+        // Nothing is allocated ahead until the table is five eighths full.
+        while index.count < live / 8 * 5 {
+            #expect(index._nextTable.bucketCount == 0, "count \(index.count)")
+            index.insert(key)
+            key += 1
+        }
+        // Then each insert prepares a slice, and all of it is ready before the growth.
+        var lastPrepared = 0
+        while index.count + 1 <= live / 4 * 3 {
+            index.insert(key)
+            key += 1
+            let next = index._nextTable
+            #expect(next.bucketCount == 2 * live)
+            #expect(next.prepared > lastPrepared || next.prepared == next.bucketCount)
+            #expect(next.prepared - lastPrepared <= _IdentityIndexState<Int>._bucketsPreparedPerInsert)
+            lastPrepared = next.prepared
+        }
+        #expect(lastPrepared == 2 * live)
+        // The insert that grows switches to it; the next table is made again later.
+        index.insert(key)
+        key += 1
+        #expect(index._isGrowing)
+        #expect(index._bucketCount == live + 2 * live)
+        #expect(index._nextTable.bucketCount == 0)
+        #expect((0..<key).allSatisfy { index.contains($0) })
+        #expect(!index.contains(key))
+    }
+
     @Test("keys removed from the live and the draining table are gone; the others stay")
     func removal() {
         let index = _IdentityIndex<Int>()
