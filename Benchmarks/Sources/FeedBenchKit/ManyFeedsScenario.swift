@@ -42,10 +42,13 @@ public func runManyFeeds(_ contender: Contender, count: Int, morePages: Int) asy
 /// `count` feeds that have loaded nothing and have no subscriber: what an idle feed costs.
 public func makeIdleFeeds(_ contender: Contender, count: Int) -> [AnyObject] {
     let source = ImmediateSource<FeedItem>(firstPage: makeItems(benchPageSize))
+    // One configuration for every feed, as an app or a service makes it (and like the source):
+    // a configuration keeps its values in one shared object, made once.
+    let configuration = engineConfiguration(loadsInitialPage: false)
     return (0..<count).map { _ -> AnyObject in
         switch contender {
         case .engine:
-            EngineFeed(source: source, configuration: engineConfiguration(loadsInitialPage: false))
+            EngineFeed(source: source, configuration: configuration)
         case .seedPort, .appendPort:
             SeedPortFeed(source: source, appendsInPlace: contender == .appendPort)
         case .combinePort:

@@ -114,6 +114,14 @@ let allScenarios: [InstructionScenario] = {
             summary: "FeedModel.rowAppeared(item) for a row not near the end (searches the prefetch window)"
         ) { calls in await rowAppeared(calls) },
         InstructionScenario(
+            name: "create-idle.engine", iterations: 100,
+            summary: "create an idle controller of two-word items (no initial load) and release it"
+        ) { count in
+            await measured {
+                for _ in 0..<count { withExtendedLifetime(makeIdleFeeds(.engine, count: 1)) {} }
+            }
+        },
+        InstructionScenario(
             name: "first-list.posts-ids", iterations: 50,
             summary: "create a controller of Identifiable posts → first non-empty snapshot"
         ) { count in await firstList(count) },

@@ -176,12 +176,9 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     deinit {
         tasks.cancelAll()
         // Close as `close()` would: the machine ends the loads in flight; their end events and
-        // the last states go out before the streams finish (no caller can be waiting: a caller
-        // keeps the controller alive).
-        var machine = self.machine
-        var actions: [Machine.Action] = []
-        machine.closeRequested(into: &actions)
-        for case let .emit(event) in actions { broadcaster.publish(event) }
+        // the last states go out before the streams finish.
+        let broadcaster = self.broadcaster
+        machine.closeOnRelease { broadcaster.publish($0) }
         broadcaster.publish(machine.status, machine.loadStates)
         broadcaster.finish(finalStatus: .closed)
     }

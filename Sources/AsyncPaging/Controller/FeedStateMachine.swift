@@ -221,11 +221,6 @@
         return nil
     }
 
-    /// The loads in flight, refresh first, then the end, then the start.
-    @inlinable var activeLoads: [Load] {
-        [refreshLoad, endLoad, startLoad].compactMap { $0 }
-    }
-
     /// Whether any load is in flight.
     @inlinable var isLoading: Bool { refreshLoad != nil || startLoad != nil || endLoad != nil }
 
@@ -356,9 +351,26 @@
 
     @inlinable mutating func closeRequested(into actions: inout [Action]) {
         if isClosed { return }
-        for load in activeLoads { end(load, .cancelled(.closed), into: &actions) }
+        // Refresh first, then the end, then the start (no array: close runs in deinit too).
+        if let load = refreshLoad { end(load, .cancelled(.closed), into: &actions) }
+        if let load = endLoad { end(load, .cancelled(.closed), into: &actions) }
+        if let load = startLoad { end(load, .cancelled(.closed), into: &actions) }
         isClosed = true
         actions.append(.finishOutputs)
+    }
+
+    /// Closes as the controller goes away: ends the loads in flight as ``closeRequested(into:)``
+    /// does, telling `emit` each end event. No caller can be waiting (a waiting caller keeps the
+    /// controller alive), and it needs no action list, so releasing a controller allocates nothing.
+    @inlinable mutating func closeOnRelease(_ emit: (FeedEvent) -> Void) {
+        if isClosed { return }
+        if refreshLoad != nil { emit(.ended(.refresh, .cancelled(.closed))) }
+        if endLoad != nil { emit(.ended(.loadMore, .cancelled(.closed))) }
+        if startLoad != nil { emit(.ended(.loadPrevious, .cancelled(.closed))) }
+        refreshLoad = nil
+        endLoad = nil
+        startLoad = nil
+        isClosed = true
     }
 
     // MARK: Results
