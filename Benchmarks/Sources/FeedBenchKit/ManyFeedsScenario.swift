@@ -44,7 +44,7 @@ public func makeIdleFeeds(_ contender: Contender, count: Int) -> [AnyObject] {
     let source = ImmediateSource<FeedItem>(firstPage: makeItems(benchPageSize))
     // One configuration for every feed, as an app or a service makes it (and like the source):
     // a configuration keeps its values in one shared object, made once.
-    let configuration = engineConfiguration(loadsInitialPage: false)
+    let configuration = contender == .engine ? engineConfiguration(loadsInitialPage: false) : .default
     return (0..<count).map { _ -> AnyObject in
         switch contender {
         case .engine:
