@@ -221,9 +221,6 @@
         return nil
     }
 
-    /// Whether any load is in flight.
-    @inlinable var isLoading: Bool { refreshLoad != nil || startLoad != nil || endLoad != nil }
-
     /// The standing failure of `side`, if any.
     @inlinable func failure(of side: FeedSide) -> FeedFailure? {
         failures.last { $0.side == side }
