@@ -45,6 +45,9 @@
         case loadStates(AsyncStream<FeedLoadStates>.Continuation, FeedLoadStates)
         case event(AsyncStream<FeedEvent>.Continuation, FeedEvent)
         case diagnostic(AsyncStream<FeedDiagnostic>.Continuation, FeedDiagnostic)
+        /// Wake a reader of ``FeedUpdates`` waiting for the next update (it reads the newest
+        /// when it runs).
+        case wake(UnsafeContinuation<Bool, Never>)
         /// Finish one stream (runs its `onTermination`, which takes the lock: never under it).
         case finish(@Sendable () -> Void)
 
@@ -55,6 +58,7 @@
             case .loadStates(let continuation, let value): continuation.yield(value)
             case .event(let continuation, let value): continuation.yield(value)
             case .diagnostic(let continuation, let value): continuation.yield(value)
+            case .wake(let continuation): continuation.resume(returning: true)
             case .finish(let finish): finish()
             }
         }
@@ -82,6 +86,19 @@
         @usableFromInline var fanOutSignal: AsyncStream<Void>.Continuation?
         /// Whether the fan-out task has a round to run that it has not started.
         @usableFromInline var fanOutPending = false
+        /// The version of the update ``FeedUpdates`` readers get: grows by one each time the
+        /// list, the status or the load states changed in a turn of the controller. Starts at 1,
+        /// so that a new reader (at 0) gets the current update at once.
+        @usableFromInline var updateVersion: UInt64 = 1
+        /// Whether a snapshot was published since the update version last grew: the turn's
+        /// ``FeedBroadcaster/publish(_:_:)`` (the controller ends every turn with it) makes it
+        /// one update with the states.
+        @usableFromInline var updatePending = false
+        /// The ``FeedUpdates`` readers waiting for the version after theirs, in the order they
+        /// started waiting. A reader is here only while it waits.
+        @usableFromInline var updateWaiters: [UpdateWaiter] = []
+        /// The id of the next reader that waits (to find it again when its task is cancelled).
+        @usableFromInline var nextUpdateWaiterID: UInt64 = 0
 
         @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
             self.snapshot = snapshot
@@ -95,6 +112,19 @@
             guard !isDraining, !outbox.isEmpty else { return false }
             isDraining = true
             return true
+        }
+    }
+
+    /// A ``FeedUpdates`` reader waiting for the next update.
+    @usableFromInline struct UpdateWaiter: Sendable {
+        @usableFromInline let id: UInt64
+        /// Resumed with `true` when an update is published (or the feed closes), with `false`
+        /// when the reader's task is cancelled.
+        @usableFromInline let continuation: UnsafeContinuation<Bool, Never>
+
+        @inlinable init(id: UInt64, continuation: UnsafeContinuation<Bool, Never>) {
+            self.id = id
+            self.continuation = continuation
         }
     }
 
@@ -232,6 +262,7 @@
         deliver { state in
             guard !state.isFinished else { return false }
             state.snapshot = snapshot
+            state.updatePending = true
             if state.fanOutSignal == nil && state.snapshotSubscribers.count <= Self.directSnapshotSubscribers {
                 state.queueSnapshot(snapshot, onlyToLagging: false)
                 return state.claimDrain()
@@ -269,16 +300,19 @@
             guard !state.isFinished else { return false }
             if state.status != status {
                 state.status = status
+                state.updatePending = true
                 for subscriber in state.statusSubscribers.values {
                     state.outbox.append(.status(subscriber.continuation, status))
                 }
             }
             if state.loadStates != loadStates {
                 state.loadStates = loadStates
+                state.updatePending = true
                 for subscriber in state.loadStateSubscribers.values {
                     state.outbox.append(.loadStates(subscriber.continuation, loadStates))
                 }
             }
+            if state.updatePending { state.queueUpdateWakeUps() }
             return state.claimDrain()
         }
     }
@@ -329,6 +363,7 @@
             State.queueFinishes(of: &state.loadStateSubscribers, into: &state.outbox)
             State.queueFinishes(of: &state.eventSubscribers, into: &state.outbox)
             State.queueFinishes(of: &state.diagnosticSubscribers, into: &state.outbox)
+            state.queueUpdateWakeUps() // the last update (status closed); then the readers end
             fanOutSignal = state.fanOutSignal
             state.fanOutSignal = nil
             return state.claimDrain()
@@ -338,6 +373,16 @@
 }
 
 extension FeedBroadcaster.State {
+    /// Makes the current values a new update and queues the wake-up of every waiting
+    /// ``FeedUpdates`` reader (each reads the newest update when it runs).
+    @inlinable mutating func queueUpdateWakeUps() {
+        updatePending = false
+        updateVersion &+= 1
+        guard !updateWaiters.isEmpty else { return }
+        for waiter in updateWaiters { outbox.append(.wake(waiter.continuation)) }
+        updateWaiters.removeAll(keepingCapacity: true)
+    }
+
     /// Queues the finish of every subscription in `subscribers` and forgets them.
     @inlinable static func queueFinishes<Element: Sendable>(
         of subscribers: inout [UInt64: FeedBroadcaster.Subscription<Element>],

@@ -13,10 +13,6 @@ import AsyncPaging
     @usableFromInline var pendingRefreshes = 0
     @usableFromInline var pendingLoadsMore = 0
     @usableFromInline var pendingLoadsPrevious = 0
-    /// Whether the model follows ``AsyncPaging/FeedController/loadStates``: from the moment the
-    /// list can grow at its start. Before, every change of the states also changes the summary
-    /// status or the list, which the model follows anyway, so a one-ended feed pays nothing.
-    @usableFromInline var followsLoadStates = false
     /// The ends whose load was ignored because the first page or a refresh was loading, and the
     /// policy let the refresh win: their load is sent again once the refresh has ended.
     @usableFromInline var buffered: Set<FeedSide> = []
@@ -156,24 +152,11 @@ extension FeedModel {
 
     // MARK: Following the controller
 
-    /// Follows the per-side states: a change of one side alone (the start failing while the
-    /// end loads) changes neither the list nor the summary status.
-    func _followLoadStates() {
-        let states = controller.loadStates
-        let task = Task { [weak self] in
-            for await _ in states {
-                guard let self else { return }
-                self.sync()
-            }
-        }
-        subscriptions.withLock { $0.append(task) }
-    }
-
     /// Runs at the end of every ``sync()``, once the list and the status are the controller's
     /// newest: moves the remembered rows by what was prepended (or drops them when the list was
     /// replaced), copies the per-side states, replays the buffered hints once the refresh has
     /// ended, and fills: loads again at an end the remembered rows are still near.
-    @usableFromInline func _edgesSynced(previous: FeedSnapshot<Item>) {
+    @usableFromInline func _edgesSynced(previous: FeedSnapshot<Item>, states: FeedLoadStates) {
         let snapshot = _items
         if snapshot.version != previous.version, let rows = _edges.visibleRows {
             let change = snapshot.change(since: previous)
@@ -188,28 +171,13 @@ extension FeedModel {
                 }
             }
         }
-        let states = controller.currentLoadStates
         if states != _loadStates { _set(loadStates: states) }
         if _status == .closed {
             _edges.buffered = []
             return
         }
-        if !_edges.followsLoadStates, _growsAtItsStart(states, snapshot) {
-            _edges.followsLoadStates = true
-            _followLoadStates()
-        }
         _replayBufferedHints(states)
         _fill()
-    }
-
-    /// Whether the list can grow at its start: a first page is in and its start is not the
-    /// start of the data, or a load before it runs or failed.
-    private func _growsAtItsStart(_ states: FeedLoadStates, _ snapshot: FeedSnapshot<Item>) -> Bool {
-        switch states.loadPrevious {
-        case .reachedEnd: false
-        case .loading, .failed: true
-        case .idle: snapshot.generation > 0
-        }
     }
 
     /// Sends the loads buffered while a refresh won, once no refresh is loading or pending.
