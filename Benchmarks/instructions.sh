@@ -12,6 +12,9 @@
 #   UPDATE_ONLY='regex' Benchmarks/instructions.sh --update
 #                                         record only the figures whose name matches (the rest stay)
 #   Benchmarks/instructions.sh --growth   also the wall-clock growth figure (not checked)
+#   ONLY='regex' Benchmarks/instructions.sh
+#                                         run only the scenarios whose name matches (no heap
+#                                         figures), check only them; with --update, record them
 #
 # Results: results/instructions.tsv (name, iterations, per iteration) and results/instructions.md.
 set -euo pipefail
@@ -45,8 +48,10 @@ cc -O2 -shared -fPIC Instructions/sigsuspend_copy.c -o "$WORK/sigsuspend_copy.so
 
 mkdir -p results
 OUT=results/instructions.tsv
+[ -z "${ONLY:-}" ] || OUT=results/instructions.only.tsv # the full run's results stay
 : > "$OUT"
 while IFS=$'\t' read -r name iterations _; do
+    if [ -n "${ONLY:-}" ] && ! [[ "$name" =~ $ONLY ]]; then continue; fi
     # The UI model's page and its baseline run with valgrind's fair scheduling (threads take
     # turns in order, as on a machine with a core each): with the default, which thread runs
     # next after a wake-up varies from run to run, and the model's page, whose subscription
@@ -70,7 +75,7 @@ while IFS=$'\t' read -r name iterations _; do
 done < <("$WORK/feed-instructions" list)
 
 # Heap figures: one run, every thread's allocations in one arena.
-MALLOC_ARENA_MAX=1 "$WORK/feed-instructions" bytes | while IFS=$'\t' read -r key value; do
+[ -n "${ONLY:-}" ] || MALLOC_ARENA_MAX=1 "$WORK/feed-instructions" bytes | while IFS=$'\t' read -r key value; do
     printf '%s\t1\t%s\n' "bytes.$key" "$value" >> "$OUT"
     printf '%-44s %12.2f\n' "bytes.$key" "$value"
 done
@@ -80,10 +85,11 @@ if [ "$GROWTH" = 1 ]; then
 fi
 GROWTH_FILE=""
 [ "$GROWTH" = 1 ] && GROWTH_FILE=results/growth.tsv
-python3 Instructions/report.py "$OUT" $GROWTH_FILE > results/instructions.md
+[ -n "${ONLY:-}" ] || python3 Instructions/report.py "$OUT" $GROWTH_FILE > results/instructions.md
 
 if [ "$UPDATE" = 1 ]; then
     mkdir -p "$(dirname "$THRESHOLDS")"
+    if [ -n "${ONLY:-}" ] && [ -z "${UPDATE_ONLY:-}" ]; then UPDATE_ONLY="$ONLY"; fi
     if [ -n "${UPDATE_ONLY:-}" ] && [ -f "$THRESHOLDS" ]; then
         python3 - "$THRESHOLDS" "$OUT" "$UPDATE_ONLY" <<'PY'
 import re, sys
@@ -103,4 +109,4 @@ PY
     exit 0
 fi
 [ -f "$THRESHOLDS" ] || { echo "instructions: no thresholds in $THRESHOLDS; run instructions.sh --update" >&2; exit 1; }
-python3 Instructions/check.py "$THRESHOLDS" "$OUT" "$MARGIN_PERCENT"
+python3 Instructions/check.py "$THRESHOLDS" "$OUT" "$MARGIN_PERCENT" ${ONLY:+--only-measured}

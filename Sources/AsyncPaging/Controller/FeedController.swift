@@ -215,8 +215,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// The list, the status and the state of each side together, keeping only the newest: each
     /// iteration first gets the current ``FeedUpdate``, then the newest one each time it asks,
     /// at most one per turn of the controller; it ends after ``close()``, with the last update.
-    /// A task waiting on it from an actor is resumed on that actor (no hop): the output for a
-    /// screen's model. See ``FeedUpdates``.
+    /// One wake-up per change for a reader of all three, and no hop to the global executor when
+    /// an update is ready: the output for a screen's model. See ``FeedUpdates``.
     @inlinable public nonisolated var updates: FeedUpdates<Item> { FeedUpdates(broadcaster) }
 
     /// The newest published list.

@@ -42,21 +42,22 @@ extension FeedBroadcaster {
                     state.updateVersion)
             }
             if state.isFinished { return .finished }
-            let id = state.nextUpdateWaiterID
-            state.nextUpdateWaiterID &+= 1
+            let id = state.nextSubscriberID
+            state.nextSubscriberID &+= 1
             return .wait(id)
         }
     }
 
-    /// Suspends the calling task, in `actor`'s isolation, until an update newer than `version`
-    /// is published or the feed closes (`true`), or the task is cancelled (`false`).
+    /// Suspends the calling task (registering it in `actor`'s isolation, so the call itself does
+    /// not hop) until an update newer than `version` is published or the feed closes (`true`),
+    /// or the task is cancelled (`false`).
     @inlinable func waitForUpdate(after version: UInt64, waiterID: UInt64, isolation actor: isolated (any Actor)?) async -> Bool {
         await withTaskCancellationHandler(operation: {
             await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Bool, Never>) in
                 let answerNow = state.withLock { state -> Bool? in
                     if Task.isCancelled { return false }
                     if (state.updateVersion > version && !state.updatePending) || state.isFinished { return true }
-                    state.updateWaiters.append(UpdateWaiter(id: waiterID, continuation: continuation))
+                    state.updateWaiters.append(_FeedUpdateWaiter(id: waiterID, continuation: continuation))
                     return nil
                 }
                 if let answerNow { continuation.resume(returning: answerNow) }
@@ -72,4 +73,18 @@ extension FeedBroadcaster {
 
     /// The number of ``FeedUpdates`` readers waiting now, for tests.
     var updateWaiterCount: Int { state.withLock { $0.updateWaiters.count } }
+}
+
+/// A ``FeedUpdates`` reader waiting for the next update (see ``FeedBroadcaster``).
+@usableFromInline struct _FeedUpdateWaiter: Sendable {
+    /// Finds the waiter again when its task is cancelled.
+    @usableFromInline let id: UInt64
+    /// Resumed with `true` when an update is published (or the feed closes), with `false` when
+    /// the reader's task is cancelled.
+    @usableFromInline let continuation: UnsafeContinuation<Bool, Never>
+
+    @inlinable init(id: UInt64, continuation: UnsafeContinuation<Bool, Never>) {
+        self.id = id
+        self.continuation = continuation
+    }
 }

@@ -74,31 +74,32 @@
         @usableFromInline var loadStateSubscribers: [UInt64: Subscription<FeedLoadStates>] = [:]
         @usableFromInline var eventSubscribers: [UInt64: Subscription<FeedEvent>] = [:]
         @usableFromInline var diagnosticSubscribers: [UInt64: Subscription<FeedDiagnostic>] = [:]
+        /// The id of the next stream subscription, or of the next ``FeedUpdates`` reader that waits.
         @usableFromInline var nextSubscriberID: UInt64 = 0
-        @usableFromInline var isFinished = false
         /// Deliveries decided and not yet carried out, in order.
         @usableFromInline var outbox: [Delivery] = []
         /// The emptied batch of the last drain, kept so that draining allocates nothing.
         @usableFromInline var spareOutbox: [Delivery] = []
-        /// Whether a thread is carrying out the outbox now.
-        @usableFromInline var isDraining = false
         /// Wakes the fan-out task, once snapshots go through it.
         @usableFromInline var fanOutSignal: AsyncStream<Void>.Continuation?
-        /// Whether the fan-out task has a round to run that it has not started.
-        @usableFromInline var fanOutPending = false
         /// The version of the update ``FeedUpdates`` readers get: grows by one each time the
         /// list, the status or the load states changed in a turn of the controller. Starts at 1,
         /// so that a new reader (at 0) gets the current update at once.
         @usableFromInline var updateVersion: UInt64 = 1
+        /// The ``FeedUpdates`` readers waiting for the version after theirs, in the order they
+        /// started waiting. A reader is here only while it waits. (Not generic: generic code
+        /// would look its array type up at run time.)
+        @usableFromInline var updateWaiters: [_FeedUpdateWaiter] = []
+        // The flags last, side by side: each after an 8-byte field would take 8 bytes.
+        @usableFromInline var isFinished = false
+        /// Whether a thread is carrying out the outbox now.
+        @usableFromInline var isDraining = false
+        /// Whether the fan-out task has a round to run that it has not started.
+        @usableFromInline var fanOutPending = false
         /// Whether a snapshot was published since the update version last grew: the turn's
         /// ``FeedBroadcaster/publish(_:_:)`` (the controller ends every turn with it) makes it
         /// one update with the states.
         @usableFromInline var updatePending = false
-        /// The ``FeedUpdates`` readers waiting for the version after theirs, in the order they
-        /// started waiting. A reader is here only while it waits.
-        @usableFromInline var updateWaiters: [UpdateWaiter] = []
-        /// The id of the next reader that waits (to find it again when its task is cancelled).
-        @usableFromInline var nextUpdateWaiterID: UInt64 = 0
 
         @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
             self.snapshot = snapshot
@@ -112,19 +113,6 @@
             guard !isDraining, !outbox.isEmpty else { return false }
             isDraining = true
             return true
-        }
-    }
-
-    /// A ``FeedUpdates`` reader waiting for the next update.
-    @usableFromInline struct UpdateWaiter: Sendable {
-        @usableFromInline let id: UInt64
-        /// Resumed with `true` when an update is published (or the feed closes), with `false`
-        /// when the reader's task is cancelled.
-        @usableFromInline let continuation: UnsafeContinuation<Bool, Never>
-
-        @inlinable init(id: UInt64, continuation: UnsafeContinuation<Bool, Never>) {
-            self.id = id
-            self.continuation = continuation
         }
     }
 
@@ -378,7 +366,10 @@ extension FeedBroadcaster.State {
     @inlinable mutating func queueUpdateWakeUps() {
         updatePending = false
         updateVersion &+= 1
-        guard !updateWaiters.isEmpty else { return }
+        if updateWaiters.count != 0 { queueWakeUpsOfWaiters() }
+    }
+
+    @inlinable mutating func queueWakeUpsOfWaiters() {
         for waiter in updateWaiters { outbox.append(.wake(waiter.continuation)) }
         updateWaiters.removeAll(keepingCapacity: true)
     }

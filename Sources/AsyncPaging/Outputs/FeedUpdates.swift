@@ -20,10 +20,13 @@
 /// }
 /// ```
 ///
-/// Why not an `AsyncStream`: a task that waits here stays on its actor. ``Iterator`` implements
-/// `next(isolation:)` and suspends in the caller's isolation, so that a reader on the main actor
-/// is resumed on the main actor directly; an `AsyncStream`'s iterator waits in a nonisolated
-/// function, so each wake-up hops to the global executor and back. And subscribers are not
+/// Why not an `AsyncStream` per value: one update per turn wakes a reader once, where a screen
+/// following the list and the status had a yield and a wake-up per stream. And ``Iterator``
+/// implements `next(isolation:)`: it takes an update that is ready in the caller's isolation,
+/// without suspending, and waits there, where an `AsyncStream`'s iterator calls a nonisolated
+/// function, so each `next()` from an actor hops to the global executor and back. (A waiting
+/// reader's wake-up itself still passes through the global executor: the Swift runtime resumes
+/// every continuation there and the task then hops to its actor.) Subscribers are not
 /// registered: only a reader that waits is known to the controller, until it is woken.
 public struct FeedUpdates<Item: Sendable>: AsyncSequence, Sendable {
     /// Each value: the list, the status and the load states of one moment.

@@ -48,7 +48,7 @@ import AsyncPaging
 
 extension FeedModel.Operation {
     /// The side whose pending request this is: a retry blocks like a refresh.
-    var pendingSide: FeedSide {
+    @inlinable var pendingSide: FeedSide {
         switch self {
         case .refresh, .retry: .refresh
         case .loadMore: .loadMore
@@ -128,7 +128,7 @@ extension FeedModel {
     // MARK: Requests
 
     /// Counts a request as pending for its side, before it is sent.
-    @usableFromInline func _requestSent(_ operation: Operation) {
+    @inlinable func _requestSent(_ operation: Operation) {
         _edges[pending: operation.pendingSide] += 1
     }
 
@@ -156,7 +156,17 @@ extension FeedModel {
     /// newest: moves the remembered rows by what was prepended (or drops them when the list was
     /// replaced), copies the per-side states, replays the buffered hints once the refresh has
     /// ended, and fills: loads again at an end the remembered rows are still near.
-    @usableFromInline func _edgesSynced(previous: FeedSnapshot<Item>, states: FeedLoadStates) {
+    // Inlinable up to the decisions, so that a model with no remembered rows and no buffered
+    // hint (nothing to move, replay or fill: every page of a list that reports no rows) runs
+    // specialized and returns early; the rest stays in the module.
+    @inlinable func _edgesSynced(previous: FeedSnapshot<Item>, states: FeedLoadStates) {
+        if states != _loadStates { _set(loadStates: states) }
+        guard _edges.visibleRows != nil || !_edges.buffered.isEmpty else { return }
+        _edgesMoved(previous: previous, states: states)
+    }
+
+    /// The part of ``_edgesSynced(previous:states:)`` with rows or hints to handle.
+    @usableFromInline func _edgesMoved(previous: FeedSnapshot<Item>, states: FeedLoadStates) {
         let snapshot = _items
         if snapshot.version != previous.version, let rows = _edges.visibleRows {
             let change = snapshot.change(since: previous)
@@ -171,7 +181,6 @@ extension FeedModel {
                 }
             }
         }
-        if states != _loadStates { _set(loadStates: states) }
         if _status == .closed {
             _edges.buffered = []
             return

@@ -191,8 +191,8 @@ public final class FeedModel<Item: Sendable, Cursor: Hashable & Sendable>: Obser
         _status = controller.currentStatus
         _loadStates = controller.currentLoadStates
         // One subscription: the list, the status and the load states come together, one
-        // wake-up per change of the controller, and the task waits on the main actor (the
-        // updates' iterator suspends in its caller's isolation: no hop per wake-up).
+        // wake-up per turn of the controller that changed them (two streams cost a yield and a
+        // wake-up each, and their iterators a hop to the global executor per `next()`).
         let updates = controller.updates
         let task = Task { [weak self] in
             for await update in updates {

@@ -13,7 +13,7 @@ extension Concurrency {
     /// that answers at once); three readers follow the whole run, each in another isolation,
     /// checking that versions never go back and that no update is handed twice; the test itself
     /// starts readers and cancels them — at once, after a short sleep, after a hop through an
-    /// actor, or once the reader is waiting — for `ASYNCPAGING_CANCEL_SECONDS` (default 2). Then
+    /// actor, or once the reader has its first update (so it waits, or is about to) — for `ASYNCPAGING_CANCEL_SECONDS` (default 2). Then
     /// it closes the feed: every reader must end with the last update, and no waiter be left.
     @Suite("Update readers cancelled while the controller publishes", .serialized)
     struct UpdatesReaderCancellationTests {
@@ -37,23 +37,30 @@ extension Concurrency {
             var problems: [String] = []
         }
 
+        /// Set by a reader once it has its first update (its next `next()` waits, or soon will).
+        final class Flag: Sendable {
+            private let state = Locked(false)
+            func set() { state.withLock { $0 = true } }
+            var isSet: Bool { state.withLock { $0 } }
+        }
+
         /// A hop through another actor, and an actor to read on.
         actor Host {
             func touch() {}
 
-            func read(_ updates: FeedUpdates<Int>, counts: Counts?, detector: StallDetector) async -> Reading {
-                await UpdatesReaderCancellationTests.readAll(updates, counts: counts, detector: detector)
+            func read(_ updates: FeedUpdates<Int>, counts: Counts?, detector: StallDetector, first: Flag? = nil) async -> Reading {
+                await UpdatesReaderCancellationTests.readAll(updates, counts: counts, detector: detector, first: first)
             }
         }
 
         @MainActor
-        static func readOnMain(_ updates: FeedUpdates<Int>, counts: Counts?, detector: StallDetector) async -> Reading {
-            await Self.readAll(updates, counts: counts, detector: detector)
+        static func readOnMain(_ updates: FeedUpdates<Int>, counts: Counts?, detector: StallDetector, first: Flag? = nil) async -> Reading {
+            await readAll(updates, counts: counts, detector: detector, first: first)
         }
 
         /// Reads until the iteration ends, in the caller's isolation, checking every update.
         static func readAll(
-            _ updates: FeedUpdates<Int>, counts: Counts?, detector: StallDetector,
+            _ updates: FeedUpdates<Int>, counts: Counts?, detector: StallDetector, first: Flag? = nil,
             isolation: isolated (any Actor)? = #isolation
         ) async -> Reading {
             var reading = Reading()
@@ -69,6 +76,7 @@ extension Concurrency {
                 }
                 reading.last = update
                 reading.updates += 1
+                first?.set()
                 if let counts {
                     counts.read()
                     detector.progress()
@@ -110,17 +118,16 @@ extension Concurrency {
                 var problems: [String] = []
                 var round = 0
                 while ContinuousClock.now < deadline {
+                    let first = Flag()
                     let reader: Task<Reading, Never> = switch round % 3 {
-                    case 0: Task { await Self.readOnMain(updates, counts: nil, detector: detector) }
-                    case 1: Task { await host.read(updates, counts: nil, detector: detector) }
-                    default: Task.detached { await Self.readAll(updates, counts: nil, detector: detector) }
+                    case 0: Task { await Self.readOnMain(updates, counts: nil, detector: detector, first: first) }
+                    case 1: Task { await host.read(updates, counts: nil, detector: detector, first: first) }
+                    default: Task.detached { await Self.readAll(updates, counts: nil, detector: detector, first: first) }
                     }
                     switch round % 4 {
                     case 1: try? await ContinuousClock().sleep(for: .microseconds(1))
                     case 2: await host.touch()
-                    case 3: await pollUntil(every: .microseconds(50)) {
-                        feed.updates.waitingReaders > 3 || ContinuousClock.now >= deadline
-                    }
+                    case 3: await pollUntil(every: .microseconds(20)) { first.isSet || ContinuousClock.now >= deadline }
                     default: break // cancel at once
                     }
                     reader.cancel()
