@@ -223,17 +223,18 @@ extension FeedController {
     /// leave the duplicate filter, then the store lets them go.
     @inlinable func dropPages(_ trim: Machine.Trim) {
         let side: FeedSide = trim.atStart ? .loadPrevious : .loadMore
+        if trim.pages > 0 {
+            if let identities, trim.items > 0 {
+                let contents = store.contents
+                let dropped = trim.atStart ? 0..<trim.items : (contents.count - trim.items)..<contents.count
+                for index in dropped { identities.remove(contents[index]) }
+            }
+            if trim.atStart { store.dropFirst(trim.items) } else { store.dropLast(trim.items) }
+            broadcaster.publish(.pagesDropped(side: side, pages: trim.pages, items: trim.items))
+        }
         if trim.keptOverBound {
             broadcaster.publish(.pagesKeptOverBound(side: side, itemCount: store.count))
         }
-        guard trim.pages > 0 else { return }
-        if let identities, trim.items > 0 {
-            let contents = store.contents
-            let dropped = trim.atStart ? 0..<trim.items : (contents.count - trim.items)..<contents.count
-            for index in dropped { identities.remove(contents[index]) }
-        }
-        if trim.atStart { store.dropFirst(trim.items) } else { store.dropLast(trim.items) }
-        broadcaster.publish(.pagesDropped(side: side, pages: trim.pages, items: trim.items))
     }
 
     /// Publishes the store as the next snapshot: a new generation when `replacing` (a refresh,
