@@ -541,7 +541,9 @@
     /// only if the page that then becomes the edge names the cursor back to it (`previous` at
     /// the start, `next` at the end), so that the dropped pages can be loaded again: that end
     /// becomes loadable from that cursor. The fetched cursors of dropped pages leave the
-    /// repeated-cursor guard, a load in flight at that end is cancelled
+    /// repeated-cursor guard (a cursor fetched twice — an empty page followed, then fetched
+    /// again with items — leaves with the first of its pages to go: the guard then misses that
+    /// one cursor, never reports a false loop), a load in flight at that end is cancelled
     /// (``CancellationReason/pagesDropped``: its page would follow a dropped one), and that
     /// end's failure and halt are cleared.
     @inlinable mutating func trimToBound(grownAt side: FeedSide, into actions: inout [Action]) -> Trim {
