@@ -137,7 +137,7 @@ struct BoundMachineTests {
         _ = machine.fetchSucceeded(M.id(2), attempt: 1, page: M.page(0..<0, previous: 50, next: 52))
         let (_, first) = land(&machine, 2, Self.page(52), step: 1)
         #expect(first == Self.trim(atStart: true, pages: 1, items: 10))
-        #expect(machine.pages[0].followedEmpty == [51] && machine.start.cursor == 51)
+        #expect(machine.emptyPagesBefore[52] == [51] && machine.start.cursor == 51)
         // Scrolling back: page 51 now has items; page 52 goes, and with it the cursors 52 and 51.
         _ = machine.loadPreviousRequested()
         let (_, second) = land(&machine, 3, Self.page(51))
