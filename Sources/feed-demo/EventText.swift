@@ -25,6 +25,7 @@ enum EventText {
         case .preemptedByLoadPrevious: "cancelled by a load-previous"
         case .supersededByNewerRequest: "replaced by a newer request"
         case .closed: "cancelled on close"
+        case .pagesDropped: "cancelled: the bound dropped the pages at its end"
         }
     }
 

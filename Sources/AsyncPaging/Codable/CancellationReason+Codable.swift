@@ -1,6 +1,5 @@
 /// JSON: `"preemptedByRefresh"`, `"preemptedByLoadMore"`, `"preemptedByLoadPrevious"`,
-/// `"supersededByNewerRequest"` or
-/// `"closed"`.
+/// `"supersededByNewerRequest"`, `"closed"` or `"pagesDropped"`.
 extension CancellationReason: Codable {
     /// Every case with its name, from the exhaustive switch below (no case can go unnamed).
     static let _names: [(CancellationReason, String)] = allCases.map { ($0, $0._codingName) }
@@ -12,6 +11,7 @@ extension CancellationReason: Codable {
         case .preemptedByLoadPrevious: "preemptedByLoadPrevious"
         case .supersededByNewerRequest: "supersededByNewerRequest"
         case .closed: "closed"
+        case .pagesDropped: "pagesDropped"
         }
     }
 

@@ -1,8 +1,10 @@
 /// JSON: `{"kind": "initial"}`, `{"kind": "replaced"}`,
 /// `{"kind": "appended", "lowerBound": 15, "upperBound": 30}`,
 /// `{"kind": "prepended", "lowerBound": 0, "upperBound": 20}` or
-/// `{"kind": "extended", "prepended": {"lowerBound": 0, "upperBound": 20}, "appended": {…}}`. A
-/// range whose bounds are reversed or negative is a `DecodingError`.
+/// `{"kind": "extended", "prepended": {"lowerBound": 0, "upperBound": 20}, "appended": {…}}` or
+/// `{"kind": "ends", "removedAtStart": 20, "insertedAtStart": 0, "insertedAtEnd": 20, "removedAtEnd": 0}`
+/// (see ``FeedEndsChange``). A range whose bounds are reversed or negative, or a negative count,
+/// is a `DecodingError`.
 extension FeedChange: Codable {
     /// Encodes in the JSON shape documented on this extension.
     public func encode(to encoder: any Encoder) throws {
@@ -22,6 +24,9 @@ extension FeedChange: Codable {
             try Self.encode(prepended, into: &prependedContainer)
             var appendedContainer = container.nestedContainer(keyedBy: _FeedCodingKey.self, forKey: "appended")
             try Self.encode(appended, into: &appendedContainer)
+        case .ends(let change):
+            try container.encode("ends", forKey: .kind)
+            try change.encode(into: &container)
         }
     }
 
@@ -38,6 +43,7 @@ extension FeedChange: Codable {
             self = .extended(
                 prepended: try Self.decodeRange(from: container.nestedContainer(keyedBy: _FeedCodingKey.self, forKey: "prepended")),
                 appended: try Self.decodeRange(from: container.nestedContainer(keyedBy: _FeedCodingKey.self, forKey: "appended")))
+        case "ends": self = .ends(try FeedEndsChange(from: container))
         default: throw container.unknownKind(kind, of: FeedChange.self)
         }
     }

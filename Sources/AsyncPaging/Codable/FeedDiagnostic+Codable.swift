@@ -2,7 +2,9 @@
 /// `{"kind": "fetchCancelled", "side": "loadMore", "attempt": 1}`,
 /// `{"kind": "duplicatesDropped", "side": "loadMore", "count": 3}`,
 /// `{"kind": "retryScheduled", "side": "loadMore", "retryNumber": 1, "delay": {"seconds": 2, "attoseconds": 0}, "failure": {…}}`
-/// (see ``FeedFailure``) or `{"kind": "timedOut", "side": "refresh", "attempt": 2}`. Durations
+/// (see ``FeedFailure``), `{"kind": "timedOut", "side": "refresh", "attempt": 2}`,
+/// `{"kind": "pagesDropped", "side": "loadPrevious", "pages": 2, "items": 40}` or
+/// `{"kind": "pagesKeptOverBound", "side": "loadPrevious", "itemCount": 1020}`. Durations
 /// are exact: whole seconds and attoseconds, as `Duration.components`.
 extension FeedDiagnostic: Codable {
     /// Encodes in the JSON shape documented on this extension.
@@ -32,6 +34,15 @@ extension FeedDiagnostic: Codable {
             try container.encode("timedOut", forKey: .kind)
             try container.encode(side, forKey: .side)
             try container.encode(attempt, forKey: .attempt)
+        case .pagesDropped(let side, let pages, let items):
+            try container.encode("pagesDropped", forKey: .kind)
+            try container.encode(side, forKey: .side)
+            try container.encode(pages, forKey: "pages")
+            try container.encode(items, forKey: "items")
+        case .pagesKeptOverBound(let side, let itemCount):
+            try container.encode("pagesKeptOverBound", forKey: .kind)
+            try container.encode(side, forKey: .side)
+            try container.encode(itemCount, forKey: "itemCount")
         }
     }
 
@@ -56,6 +67,12 @@ extension FeedDiagnostic: Codable {
                 failure: try container.decode(FeedFailure.self, forKey: .failure))
         case "timedOut":
             self = .timedOut(side: side, attempt: try container.decode(Int.self, forKey: .attempt))
+        case "pagesDropped":
+            self = .pagesDropped(
+                side: side, pages: try container.decode(Int.self, forKey: "pages"),
+                items: try container.decode(Int.self, forKey: "items"))
+        case "pagesKeptOverBound":
+            self = .pagesKeptOverBound(side: side, itemCount: try container.decode(Int.self, forKey: "itemCount"))
         default: throw container.unknownKind(kind, of: FeedDiagnostic.self)
         }
     }

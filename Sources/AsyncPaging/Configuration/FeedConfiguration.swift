@@ -36,6 +36,20 @@ public struct FeedConfiguration: Sendable, Hashable {
     /// nothing, before it fails with ``FeedError/emptyPageClaimsMore`` (a server that filters a
     /// page can legitimately send one). 0 fails at the first such page.
     @inlinable public var maximumEmptyPagesFollowed: Int { _storage.maximumEmptyPagesFollowed }
+    /// The most items the list keeps; `nil` (the default) keeps every item loaded.
+    ///
+    /// When a page lands at one end and the list holds more, whole pages are dropped at the
+    /// other end until it holds at most this many (the page just loaded is never dropped, so a
+    /// single page larger than the bound stays whole). That end can then load the dropped pages
+    /// again, from the cursor the new edge page names toward them (`previous` at the start,
+    /// `next` at the end): ``FeedCursors`` and ``FeedLoadStates`` say so. Pages whose edge page
+    /// names no such cursor (pages made with ``Page/init(items:next:)`` have no `previous`) are
+    /// kept, and ``FeedDiagnostic/pagesKeptOverBound(side:itemCount:)`` says so. Dropped items
+    /// leave the duplicate filter, a load in flight at the dropped end is cancelled
+    /// (``CancellationReason/pagesDropped``), and the snapshot's change says how many items went
+    /// at which end (``FeedChange/ends(_:)``). Choose a bound of several pages plus the UI's
+    /// prefetch distance at both ends, so that a screen never shows a dropped page.
+    @inlinable public var maximumItems: Int? { _storage.maximumItems }
 
     /// The values, in one shared object: a controller and its state machine each keep the
     /// configuration, and a service keeps thousands of controllers made from one configuration,
@@ -55,6 +69,7 @@ public struct FeedConfiguration: Sendable, Hashable {
         @usableFromInline let timeout: Duration?
         @usableFromInline let duplicates: DuplicatePolicy
         @usableFromInline let maximumEmptyPagesFollowed: Int
+        @usableFromInline let maximumItems: Int?
 
         @usableFromInline init(
             pageSize: Int,
@@ -68,7 +83,8 @@ public struct FeedConfiguration: Sendable, Hashable {
             retry: RetryPolicy,
             timeout: Duration?,
             duplicates: DuplicatePolicy,
-            maximumEmptyPagesFollowed: Int
+            maximumEmptyPagesFollowed: Int,
+            maximumItems: Int?
         ) {
             self.pageSize = pageSize
             self.loadsInitialPage = loadsInitialPage
@@ -82,6 +98,7 @@ public struct FeedConfiguration: Sendable, Hashable {
             self.timeout = timeout
             self.duplicates = duplicates
             self.maximumEmptyPagesFollowed = maximumEmptyPagesFollowed
+            self.maximumItems = maximumItems
         }
     }
 
@@ -103,13 +120,15 @@ public struct FeedConfiguration: Sendable, Hashable {
         retry: RetryPolicy = .none,
         timeout: Duration? = nil,
         duplicates: DuplicatePolicy = .drop,
-        maximumEmptyPagesFollowed: Int = 3
+        maximumEmptyPagesFollowed: Int = 3,
+        maximumItems: Int? = nil
     ) throws(FeedConfigurationError) {
         guard pageSize >= 1 else { throw .invalidPageSize(pageSize) }
         guard (0...Self.emptyPagesFollowedLimit).contains(maximumEmptyPagesFollowed) else {
             throw .invalidEmptyPagesFollowed(maximumEmptyPagesFollowed)
         }
         if let timeout, timeout <= .zero { throw .nonPositiveTimeout(timeout) }
+        if let maximumItems, maximumItems < 1 { throw .invalidMaximumItems(maximumItems) }
         try retry.validate()
         _storage = _Storage(
             pageSize: pageSize,
@@ -123,12 +142,13 @@ public struct FeedConfiguration: Sendable, Hashable {
             retry: retry,
             timeout: timeout,
             duplicates: duplicates,
-            maximumEmptyPagesFollowed: maximumEmptyPagesFollowed)
+            maximumEmptyPagesFollowed: maximumEmptyPagesFollowed,
+            maximumItems: maximumItems)
     }
 
     /// The defaults: pages of 20, initial load on, seed overlap rules (applied to both ends of the
     /// list alike, and loads at the two ends run at once), no retry, no timeout, duplicates
-    /// dropped, up to 3 empty pages followed.
+    /// dropped, up to 3 empty pages followed, no bound on the items kept.
     public static let `default`: FeedConfiguration = {
         do { return try FeedConfiguration() } catch { fatalError("the default configuration is valid: \(error)") }
     }()
@@ -150,6 +170,7 @@ extension FeedConfiguration {
             && lhs.timeout == rhs.timeout
             && lhs.duplicates == rhs.duplicates
             && lhs.maximumEmptyPagesFollowed == rhs.maximumEmptyPagesFollowed
+            && lhs.maximumItems == rhs.maximumItems
     }
 
     /// Hashes the values.
@@ -166,5 +187,6 @@ extension FeedConfiguration {
         hasher.combine(timeout)
         hasher.combine(duplicates)
         hasher.combine(maximumEmptyPagesFollowed)
+        hasher.combine(maximumItems)
     }
 }

@@ -17,6 +17,8 @@ public enum FeedConfigurationError: Error, Sendable, Hashable, CustomStringConve
     /// The number of empty pages a load follows must be from 0 to
     /// ``FeedConfiguration/emptyPagesFollowedLimit``.
     case invalidEmptyPagesFollowed(Int)
+    /// The most items kept must be at least 1 (or `nil`, no bound).
+    case invalidMaximumItems(Int)
 
     /// What is wrong with the configuration, in words.
     public var description: String {
@@ -37,6 +39,8 @@ public enum FeedConfigurationError: Error, Sendable, Hashable, CustomStringConve
             "jitter must be a fraction from 0 to 1, got \(jitter)"
         case .invalidEmptyPagesFollowed(let count):
             "empty pages followed must be from 0 to \(FeedConfiguration.emptyPagesFollowedLimit), got \(count)"
+        case .invalidMaximumItems(let count):
+            "the most items kept must be at least 1, got \(count)"
         }
     }
 }

@@ -135,14 +135,19 @@ extension FeedController {
             case .applyPage(let id, let side):
                 guard let page = machine.takeLandedPage() else { break }
                 let (applied, dropped) = apply(page, at: side)
-                machine.pageApplied(id, applied: applied, dropped: dropped, into: &actions)
+                let trim = machine.pageApplied(id, applied: applied, dropped: dropped, into: &actions)
+                dropPages(trim)
+                publishList(replacing: side == .refresh)
             case .mergePageAtHead(let id):
                 guard let page = machine.takeLandedPage() else { break }
                 if let (applied, dropped) = mergeAtHead(page) {
-                    machine.headMergeApplied(id, merged: true, applied: applied, dropped: dropped, into: &actions)
+                    let trim = machine.headMergeApplied(id, merged: true, applied: applied, dropped: dropped, into: &actions)
+                    dropPages(trim)
+                    publishList(replacing: false)
                 } else {
                     let (applied, dropped) = apply(page, at: .refresh)
                     machine.headMergeApplied(id, merged: false, applied: applied, dropped: dropped, into: &actions)
+                    publishList(replacing: true)
                 }
             case .emit(let event):
                 broadcaster.publish(event)
@@ -178,7 +183,7 @@ extension FeedController {
     }
 
     /// Puts `page` in the list — replacing it (refresh), appending it (load-more) or
-    /// prepending it (load-previous) — and publishes the snapshot if the list changed.
+    /// prepending it (load-previous). ``publishList(replacing:)`` publishes the result.
     /// - Returns: The items applied (for a refresh, the new list's count) and the duplicates
     ///   left out.
     @inlinable func apply(_ page: Page<Item, Cursor>, at side: FeedSide) -> (applied: Int, dropped: Int) {
@@ -190,26 +195,10 @@ extension FeedController {
         if dropped > 0 {
             broadcaster.publish(.duplicatesDropped(side: side, count: dropped))
         }
-        let before = store.count
-        let change: FeedChange
         switch side {
-        case .refresh:
-            store.append(contentsOf: kept)
-            change = .replaced
-        case .loadMore:
-            store.append(contentsOf: kept)
-            change = .appended(before..<store.count)
-        case .loadPrevious:
-            store.prepend(contentsOf: kept)
-            change = .prepended(0..<kept.count)
+        case .refresh, .loadMore: store.append(contentsOf: kept)
+        case .loadPrevious: store.prepend(contentsOf: kept)
         }
-        guard side == .refresh || !kept.isEmpty else { return (0, dropped) }
-        latest = FeedSnapshot(
-            version: latest.version + 1,
-            generation: side == .refresh ? latest.generation + 1 : latest.generation,
-            change: change,
-            contents: store.contents)
-        broadcaster.publish(latest)
         return (kept.count, dropped)
     }
 
@@ -226,13 +215,47 @@ extension FeedController {
         if dropped > 0 {
             broadcaster.publish(.duplicatesDropped(side: .refresh, count: dropped))
         }
-        guard !kept.isEmpty else { return (0, dropped) }
         store.prepend(contentsOf: kept)
-        latest = FeedSnapshot(
-            version: latest.version + 1, generation: latest.generation, change: .prepended(0..<kept.count),
-            contents: store.contents)
-        broadcaster.publish(latest)
         return (kept.count, dropped)
+    }
+
+    /// Drops the items of the pages the bound dropped (``FeedStateMachine/Trim``): their ids
+    /// leave the duplicate filter, then the store lets them go.
+    @inlinable func dropPages(_ trim: Machine.Trim) {
+        let side: FeedSide = trim.atStart ? .loadPrevious : .loadMore
+        if trim.pages > 0 {
+            if let identities, trim.items > 0 {
+                let contents = store.contents
+                let dropped = trim.atStart ? 0..<trim.items : (contents.count - trim.items)..<contents.count
+                for index in dropped { identities.remove(contents[index]) }
+            }
+            if trim.atStart { store.dropFirst(trim.items) } else { store.dropLast(trim.items) }
+            broadcaster.publish(.pagesDropped(side: side, pages: trim.pages, items: trim.items))
+        }
+        if trim.keptOverBound {
+            broadcaster.publish(.pagesKeptOverBound(side: side, itemCount: store.count))
+        }
+    }
+
+    /// Publishes the store as the next snapshot: a new generation when `replacing` (a refresh,
+    /// even to an empty list), else only if the list changed since the latest snapshot, with
+    /// the change between them.
+    @inlinable func publishList(replacing: Bool) {
+        let contents = store.contents
+        let change: FeedChange
+        if replacing {
+            change = .replaced
+        } else {
+            let previous = latest.contents.counts // the counts alone: copying the view retains its tables
+            guard contents.counts != previous else { return }
+            change = contents.counts.change(since: previous)
+        }
+        latest = FeedSnapshot(
+            version: latest.version + 1,
+            generation: replacing ? latest.generation + 1 : latest.generation,
+            change: change,
+            contents: contents)
+        broadcaster.publish(latest)
     }
 
     /// The items whose id is not yet in the list, and how many were dropped.

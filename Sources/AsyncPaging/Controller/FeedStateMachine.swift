@@ -174,6 +174,16 @@
     @usableFromInline var landedPage: Page<Item, Cursor>?
     /// The cursor the last refresh started from, where `retry()` runs a failed refresh again.
     @usableFromInline var refreshOrigin: Cursor?
+    /// The list's pages, first to last: what the bound drops, and what export writes.
+    @usableFromInline var pages = _PageRecords<Cursor>()
+    /// The cursors of the empty pages that the load in flight at each end followed, until its
+    /// page lands (kept apart from ``Load`` so that a load stays a plain value: an array in it
+    /// made every copy of a load go through value witnesses, ~5,000 instructions a page).
+    @usableFromInline var startFollowedEmpty: [Cursor] = []
+    @usableFromInline var endFollowedEmpty: [Cursor] = []
+    /// For a page whose load followed empty pages before it (rare), those pages' cursors, by
+    /// the cursor that fetched the page: dropping the page for the bound forgets them too.
+    @usableFromInline var emptyPagesBefore: [Cursor: [Cursor]] = [:]
 
     /// Whether the controller identifies items (so a refresh can merge at the head).
     @usableFromInline let identifiesItems: Bool
@@ -391,7 +401,10 @@
         if page.items.isEmpty, let onward, current.step < configuration.maximumEmptyPagesFollowed,
            isRefresh || !followedCursors.contains(onward) {
             // An empty page that claims more: follow it within this load, applying nothing.
-            if !isRefresh, let cursor = current.cursor { followedCursors.insert(cursor) }
+            if !isRefresh, let cursor = current.cursor {
+                followedCursors.insert(cursor)
+                if side == .loadPrevious { startFollowedEmpty.append(cursor) } else { endFollowedEmpty.append(cursor) }
+            }
             current.cursor = onward
             current.step += 1
             self[load: side] = current
@@ -428,6 +441,8 @@
         let onward = side == .loadPrevious ? previous : next
         if isRefresh {
             followedCursors.removeAll()
+            emptyPagesBefore = [:]
+            pages.removeAll()
             hasLoadedFirstPage = true
             failures = []
             start = Edge()
@@ -437,6 +452,16 @@
             start.reachedEnd = previous == nil
         }
         if let cursor = current.cursor { followedCursors.insert(cursor) }
+        // Counted when applied (``pageApplied``).
+        let record = _PageRecord(itemCount: 0, previous: previous, next: next, fetchedWith: current.cursor)
+        if side == .loadPrevious { pages.prepend(record) } else { pages.append(record) }
+        if !isRefresh {
+            let followed = side == .loadPrevious ? startFollowedEmpty : endFollowedEmpty
+            if !followed.isEmpty, let cursor = current.cursor {
+                emptyPagesBefore[cursor] = followed
+                if side == .loadPrevious { startFollowedEmpty = [] } else { endFollowedEmpty = [] }
+            }
+        }
         let edgeSide: FeedSide = side == .loadPrevious ? .loadPrevious : .loadMore
         var edge = self[edge: edgeSide]
         edge.edgePageCursor = current.cursor
@@ -463,34 +488,107 @@
     /// (`merged`: the page shared an id with the list; `applied` new items went on top) or,
     /// sharing none, replaced the list with it (`applied`: the new count). Ends the load; a
     /// replacement also cancels a load at the end, whose page belonged to the old list.
+    /// - Returns: The pages to drop at the end for the bound, after a merge.
+    @discardableResult
     @inlinable mutating func headMergeApplied(
         _ id: LoadID, merged: Bool, applied: Int, dropped: Int, into actions: inout [Action]
-    ) {
+    ) -> Trim {
         guard let current = refreshLoad, current.id == id,
               case .applying(.mergeAtHead(let previous, let next, let isEmpty)) = current.phase
-        else { return }
+        else { return Trim() }
         if merged {
             // The list's head grew; the rest of the list, its end and its cursors stay.
             failures.removeAll { $0.side == .refresh }
             start = Edge()
             start.cursor = previous
             start.reachedEnd = previous == nil
+            pages.prepend(_PageRecord(itemCount: applied, previous: previous, next: next, fetchedWith: nil))
+            let trim = trimToBound(grownAt: .loadPrevious, into: &actions)
             let summary = LoadSummary(itemsApplied: applied, droppedDuplicates: dropped, reachedEnd: end.reachedEnd)
             end(current, .completed, summary: summary, into: &actions)
-            return
+            return trim
         }
         if let load = endLoad { end(load, .cancelled(.preemptedByRefresh), into: &actions) }
         let afterApply = recordLanding(of: current, previous: previous, next: next, isEmpty: isEmpty)
+        pages[pages.endIndex - 1].itemCount = applied
         finish(current, afterApply, applied: applied, dropped: dropped, into: &actions)
+        return Trim()
     }
 
     /// The controller applied the page of load `id`: `applied` items went into the list (for a
     /// refresh, the new list's count) and `dropped` duplicates were left out. Ends the load as
     /// decided when its page arrived.
-    @inlinable mutating func pageApplied(_ id: LoadID, applied: Int, dropped: Int, into actions: inout [Action]) {
+    /// - Returns: The pages to drop at the other end for the bound
+    ///   (``FeedConfiguration/maximumItems``); the controller drops their items.
+    @discardableResult
+    @inlinable mutating func pageApplied(_ id: LoadID, applied: Int, dropped: Int, into actions: inout [Action]) -> Trim {
         guard let side = side(of: id), let current = self[load: side], case .applying(let afterApply) = current.phase
-        else { return }
+        else { return Trim() }
+        // Its record went in when it landed (``recordLanding``); now it has a count.
+        if side == .loadPrevious {
+            pages[0].itemCount = applied
+        } else {
+            pages[pages.endIndex - 1].itemCount = applied
+        }
+        let trim = side == .refresh ? Trim() : trimToBound(grownAt: side, into: &actions)
         finish(current, afterApply, applied: applied, dropped: dropped, into: &actions)
+        return trim
+    }
+
+    /// What the bound drops after a page lands: `pages` whole pages holding `items` items, at
+    /// the start (`atStart`) or the end. `keptOverBound`: the list is over the bound but the
+    /// page that would become the edge names no cursor back toward the pages to drop, so they
+    /// are kept.
+    @usableFromInline struct Trim: Equatable, Sendable {
+        @usableFromInline var atStart = false
+        @usableFromInline var pages = 0
+        @usableFromInline var items = 0
+        @usableFromInline var keptOverBound = false
+
+        @inlinable init() {}
+    }
+
+    /// Drops whole pages at the end far from `side` (which just grew) while the list holds more
+    /// than ``FeedConfiguration/maximumItems`` items and more than one page. A page is dropped
+    /// only if the page that then becomes the edge names the cursor back to it (`previous` at
+    /// the start, `next` at the end), so that the dropped pages can be loaded again: that end
+    /// becomes loadable from that cursor. The fetched cursors of dropped pages leave the
+    /// repeated-cursor guard (a cursor fetched twice — an empty page followed, then fetched
+    /// again with items — leaves with the first of its pages to go: the guard then misses that
+    /// one cursor, never reports a false loop), a load in flight at that end is cancelled
+    /// (``CancellationReason/pagesDropped``: its page would follow a dropped one), and that
+    /// end's failure and halt are cleared.
+    @inlinable mutating func trimToBound(grownAt side: FeedSide, into actions: inout [Action]) -> Trim {
+        var trim = Trim()
+        guard let maximum = configuration.maximumItems, pages.itemCount > maximum else { return trim }
+        let atStart = side != .loadPrevious
+        trim.atStart = atStart
+        while pages.itemCount > maximum && pages.count > 1 {
+            let newEdge = atStart ? pages[1] : pages[pages.endIndex - 2]
+            guard (atStart ? newEdge.previous : newEdge.next) != nil else {
+                trim.keptOverBound = true
+                break
+            }
+            let record = atStart ? pages.removeFirst() : pages.removeLast()
+            if let cursor = record.fetchedWith {
+                followedCursors.remove(cursor)
+                if !emptyPagesBefore.isEmpty, let followed = emptyPagesBefore.removeValue(forKey: cursor) {
+                    for cursor in followed { followedCursors.remove(cursor) }
+                }
+            }
+            trim.pages += 1
+            trim.items += record.itemCount
+        }
+        guard trim.pages > 0 else { return trim }
+        let edgeSide: FeedSide = atStart ? .loadPrevious : .loadMore
+        let edgeRecord = atStart ? pages[0] : pages[pages.endIndex - 1]
+        var edge = Edge()
+        edge.cursor = atStart ? edgeRecord.previous : edgeRecord.next
+        edge.edgePageCursor = edgeRecord.fetchedWith
+        self[edge: edgeSide] = edge
+        if !failures.isEmpty { failures.removeAll { $0.side == edgeSide } }
+        if let load = self[load: edgeSide] { end(load, .cancelled(.pagesDropped), into: &actions) }
+        return trim
     }
 
     /// Ends `current`, whose page was applied, as `afterApply` decided.
@@ -525,6 +623,10 @@
         edge.cursor = onward
         edge.reachedEnd = onward == nil
         self[edge: current.side] = edge
+        if !pages.isEmpty {
+            // The edge page's record leads on from the fresh cursor too.
+            if current.side == .loadPrevious { pages[0].previous = onward } else { pages[pages.endIndex - 1].next = onward }
+        }
         clearFailures(for: current.side)
         end(current, edge.reachedEnd ? .endOfData : .completed, summary: LoadSummary(itemsApplied: 0, reachedEnd: edge.reachedEnd), into: &actions)
     }
@@ -618,6 +720,8 @@
             load.mergesAtHead = mergesAtHead(from: cursor)
         }
         self[load: side] = load
+        if side == .loadPrevious, !startFollowedEmpty.isEmpty { startFollowedEmpty = [] }
+        if side == .loadMore, !endFollowedEmpty.isEmpty { endFollowedEmpty = [] }
         if announce { actions.append(.emit(.began(side))) }
         actions.append(.startFetch(id, side: side, cursor: cursor, attempt: attempt, step: 0))
         return id

@@ -40,6 +40,14 @@
         live.insert(cursor)
     }
 
+    /// Forgets `cursor`: its page was dropped for the bound, and fetching it again is no loop.
+    /// (While a copy is under way, it first finishes: only then can `draining` change. A bounded
+    /// feed keeps few cursors, so that copy is short.)
+    @inlinable mutating func remove(_ cursor: Cursor) {
+        if !draining.isEmpty { copyFromDraining(upTo: .max) }
+        live.remove(cursor)
+    }
+
     @inlinable mutating func copyFromDraining(upTo limit: Int) {
         var copied = 0
         while copied < limit && drainIndex != draining.endIndex {

@@ -15,6 +15,9 @@ public enum CancellationReason: Sendable, Hashable, CaseIterable, CustomStringCo
     case supersededByNewerRequest
     /// ``FeedController/close()`` was called, or the controller was released.
     case closed
+    /// A page landed at the other end and the bound (``FeedConfiguration/maximumItems``)
+    /// dropped the pages at this load's end, which its page would have followed.
+    case pagesDropped
 
     /// Who cancelled the load, as a short phrase for logs ("by a refresh"); the wording may
     /// change, so a UI words the reason itself.
@@ -25,6 +28,7 @@ public enum CancellationReason: Sendable, Hashable, CaseIterable, CustomStringCo
         case .preemptedByLoadPrevious: "by a load-previous"
         case .supersededByNewerRequest: "by a newer request"
         case .closed: "by close"
+        case .pagesDropped: "by the bound, which dropped the pages at its end"
         }
     }
 }

@@ -15,6 +15,15 @@ public enum FeedDiagnostic: Sendable, Equatable, CustomStringConvertible {
     case retryScheduled(side: FeedSide, retryNumber: Int, delay: Duration, failure: FeedFailure)
     /// A fetch took longer than the configured timeout and was cancelled.
     case timedOut(side: FeedSide, attempt: Int)
+    /// To keep the list within ``FeedConfiguration/maximumItems``, `pages` whole pages holding
+    /// `items` items were dropped at the end of the list that `side` loads (``FeedSide/loadPrevious``:
+    /// the start; ``FeedSide/loadMore``: the end). That end can load them again.
+    case pagesDropped(side: FeedSide, pages: Int, items: Int)
+    /// The list holds `itemCount` items, more than ``FeedConfiguration/maximumItems``, but the
+    /// pages at the end that `side` loads were kept: the page that would become the edge names
+    /// no cursor back to them (`previous` at the start, `next` at the end), so they could never
+    /// load again. A source that wants the bound at the start gives pages a `previous` cursor.
+    case pagesKeptOverBound(side: FeedSide, itemCount: Int)
 
     /// The diagnostic in words, for logs.
     public var description: String {
@@ -26,6 +35,10 @@ public enum FeedDiagnostic: Sendable, Equatable, CustomStringConvertible {
         case .retryScheduled(let side, let retryNumber, let delay, let failure):
             "\(side) retry \(retryNumber) in \(delay) after: \(failure.error)"
         case .timedOut(let side, let attempt): "\(side) attempt \(attempt) timed out"
+        case .pagesDropped(let side, let pages, let items):
+            "\(pages) page(s), \(items) item(s) dropped at the \(side == .loadPrevious ? "start" : "end") for the bound"
+        case .pagesKeptOverBound(let side, let itemCount):
+            "\(itemCount) items kept over the bound: the pages at the \(side == .loadPrevious ? "start" : "end") name no cursor back"
         }
     }
 }

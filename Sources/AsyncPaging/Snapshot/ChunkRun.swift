@@ -1,20 +1,34 @@
 /// Items written one after another into append-only chunks: one direction of an ``ItemStore``.
 ///
-/// Writing a page copies only the new items (O(page size), whatever the length), and a view of
-/// the run (its table and a count) copies nothing. Noncopyable, so that exactly one owner ever
-/// writes to its chunks; see ``ItemStoreContents`` for why sharing the chunks is safe.
+/// The run's items live at positions `lower ..< upper`; positions are never reused while a view
+/// may read them. Writing a page copies only the new items (O(page size), whatever the length),
+/// and a view of the run (its table and bounds) copies nothing. Dropping items only moves a
+/// bound: at `lower`, whole chunks below it are then released (a new, shorter table); at
+/// `upper`, the positions above stay as older views saw them, so the next write first moves
+/// the live items to a fresh run (O(live items), once per change of direction; never when the
+/// run was emptied). Noncopyable, so that exactly one owner ever writes to its chunks; see
+/// ``ItemStoreContents`` for why sharing the chunks is safe.
 @usableFromInline struct ChunkRun<Item: Sendable>: ~Copyable {
     @usableFromInline var table: ChunkTable<Item>?
-    @usableFromInline var count = 0
+    /// The first live position.
+    @usableFromInline var lower = 0
+    /// One past the last live position.
+    @usableFromInline var upper = 0
+    /// One past the last position ever written in this run's chunks (at least `upper`).
+    @usableFromInline var written = 0
 
     @inlinable init() {}
+
+    /// The number of live items.
+    @inlinable var count: Int { upper - lower }
 
     /// Writes `items` after the run's last item, in order (`reversed`: last item first).
     @inlinable mutating func append(copying items: UnsafeBufferPointer<Item>, reversed: Bool) {
         guard let source = items.baseAddress else { return }
+        if upper != written { restartKeepingLiveItems() }
         var copied = 0
         while copied < items.count {
-            let (chunkIndex, offset) = ChunkLayout.locate(count)
+            let (chunkIndex, offset) = ChunkLayout.locate(written)
             let chunk = chunkForWriting(chunkIndex)
             let batch = min(ChunkLayout.capacity(ofChunk: chunkIndex) - offset, items.count - copied)
             chunk.withUnsafeMutablePointers { initialized, base in
@@ -27,33 +41,94 @@
                 }
                 initialized.pointee += batch
             }
-            count += batch
+            written += batch
             copied += batch
         }
+        upper = written
+    }
+
+    /// Drops the `count` live items at the lowest positions, releasing the chunks left wholly
+    /// below the first live position.
+    @inlinable mutating func dropLow(_ count: Int) {
+        precondition(count >= 0 && count <= self.count, "dropping \(count) of \(self.count) items")
+        lower += count
+        if lower == upper {
+            self = ChunkRun()
+            return
+        }
+        releaseChunksBelowLower()
+    }
+
+    /// Drops the `count` live items at the highest positions. Their slots stay as older views
+    /// saw them; the next write moves the live items to a fresh run first.
+    @inlinable mutating func dropHigh(_ count: Int) {
+        precondition(count >= 0 && count <= self.count, "dropping \(count) of \(self.count) items")
+        upper -= count
+        if lower == upper { self = ChunkRun() }
+    }
+
+    /// Moves the live items to a fresh run, so that writing starts right after them: the slots
+    /// after `upper` were written before and older views may still read them.
+    @inlinable mutating func restartKeepingLiveItems() {
+        var fresh = ChunkRun()
+        if let table, upper > lower {
+            var position = lower
+            while position < upper {
+                let (chunkIndex, offset) = ChunkLayout.locate(position)
+                let batch = min(ChunkLayout.capacity(ofChunk: chunkIndex) - offset, upper - position)
+                let chunk = table.withUnsafeMutablePointers { header, chunks in
+                    chunks[chunkIndex - header.pointee.firstChunk]
+                }
+                chunk.withUnsafeMutablePointerToElements { base in
+                    fresh.append(copying: UnsafeBufferPointer(start: base + offset, count: batch), reversed: false)
+                }
+                position += batch
+            }
+        }
+        self = fresh
+    }
+
+    /// Moves to a table without the chunks that lie wholly below `lower` (views made before
+    /// keep the older table, and with it those chunks, until they are gone).
+    @inlinable mutating func releaseChunksBelowLower() {
+        guard let table else { return }
+        let firstLive = ChunkLayout.locate(lower).chunk
+        let (used, firstChunk) = table.withUnsafeMutablePointerToHeader { ($0.pointee.used, $0.pointee.firstChunk) }
+        guard firstLive > firstChunk else { return }
+        let live = used - (firstLive - firstChunk)
+        let moved = ChunkTable<Item>.make(capacity: Swift.max(4, live * 2), firstChunk: firstLive)
+        table.withUnsafeMutablePointerToElements { old in
+            moved.withUnsafeMutablePointers { header, new in
+                new.initialize(from: old + (firstLive - firstChunk), count: live)
+                header.pointee.used = live
+            }
+        }
+        self.table = moved
     }
 
     @inlinable mutating func chunkForWriting(_ chunkIndex: Int) -> ItemChunk<Item> {
-        let table = self.table ?? ChunkTable.make(capacity: 4)
+        let table = self.table ?? ChunkTable.make(capacity: 4, firstChunk: chunkIndex)
         self.table = table
-        let used = table.header
-        if chunkIndex < used {
-            return table.withUnsafeMutablePointerToElements { $0[chunkIndex] }
+        let (used, firstChunk) = table.withUnsafeMutablePointerToHeader { ($0.pointee.used, $0.pointee.firstChunk) }
+        let slot = chunkIndex - firstChunk
+        if slot < used {
+            return table.withUnsafeMutablePointerToElements { $0[slot] }
         }
-        precondition(chunkIndex == used, "chunks are added in order")
+        precondition(slot == used, "chunks are added in order")
         let chunk = ItemChunk<Item>.make(capacity: ChunkLayout.capacity(ofChunk: chunkIndex))
         if used == table.capacity {
-            let grown = ChunkTable<Item>.make(capacity: table.capacity * 2)
+            let grown = ChunkTable<Item>.make(capacity: table.capacity * 2, firstChunk: firstChunk)
             table.withUnsafeMutablePointerToElements { old in
                 grown.withUnsafeMutablePointerToElements { new in
                     new.initialize(from: old, count: used)
                 }
             }
-            grown.header = used
+            grown.header.used = used
             self.table = grown
         }
-        self.table!.withUnsafeMutablePointers { usedCount, chunks in
+        self.table!.withUnsafeMutablePointers { header, chunks in
             (chunks + used).initialize(to: chunk)
-            usedCount.pointee = used + 1
+            header.pointee.used = used + 1
         }
         return chunk
     }

@@ -1,8 +1,9 @@
 /// What changed between two versions of a feed's list.
 ///
 /// Keeping a scroll position: items prepended at the start shift every older index up by the
-/// prepended count. A UI that shows row `i` of the older list shows the same item at
-/// `i + prepended.count` of the newer one; see ``prependedCount``.
+/// prepended count, and items dropped at the start (a bounded feed) shift them down. A UI that
+/// shows row `i` of the older list shows the same item at `i + change.indexShift` of the newer
+/// one; see ``indexShift``.
 public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
     /// The first, empty list of a new controller.
     case initial
@@ -16,12 +17,29 @@ public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
     /// Items were added at both ends (only ``FeedSnapshot/change(since:)`` across skipped
     /// versions says this): `prepended` (from 0) and `appended` are indices of the newer list.
     case extended(prepended: Range<Int>, appended: Range<Int>)
+    /// Items were removed at one end and maybe added at either, within one generation: a
+    /// bounded feed (``FeedConfiguration/maximumItems``) dropped whole pages at the end far
+    /// from a load. See ``FeedEndsChange`` for how to read it.
+    case ends(FeedEndsChange)
 
-    /// How many items were inserted before the older list's first item: add it to an older
-    /// index to find the same item in the newer list. 0 unless items were prepended.
+    /// How many items were inserted before the older list's first item. 0 unless items were
+    /// prepended. With a bounded feed, use ``indexShift``, which also counts items dropped at
+    /// the start.
     public var prependedCount: Int {
         switch self {
         case .prepended(let range), .extended(let range, _): range.count
+        case .ends(let change): change.insertedAtStart
+        default: 0
+        }
+    }
+
+    /// Add it to an older index to find the same item in the newer list (an item that is still
+    /// there): the items inserted at the start minus the items dropped there. 0 for
+    /// `.replaced` and `.initial`, whose older indices mean nothing in the newer list.
+    public var indexShift: Int {
+        switch self {
+        case .prepended(let range), .extended(let range, _): range.count
+        case .ends(let change): change.indexShift
         default: 0
         }
     }
@@ -35,6 +53,7 @@ public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
         case .prepended(let range): "prepended(\(range.lowerBound)..<\(range.upperBound))"
         case .extended(let prepended, let appended):
             "extended(prepended: \(prepended.lowerBound)..<\(prepended.upperBound), appended: \(appended.lowerBound)..<\(appended.upperBound))"
+        case .ends(let change): "ends(\(change))"
         }
     }
 }

@@ -35,17 +35,11 @@ public struct FeedSnapshot<Item: Sendable>: RandomAccessCollection, Sendable {
     @inlinable public subscript(position: Int) -> Item { contents[position] }
 
     /// What changed between `older` and this snapshot, even across skipped versions: within
-    /// one generation, `.appended`, `.prepended` or (items added at both ends) `.extended`;
-    /// `.replaced` otherwise.
+    /// one generation, `.appended`, `.prepended` or (items added at both ends) `.extended`, or
+    /// `.ends` when items were dropped at an end (a bounded feed); `.replaced` otherwise.
     @inlinable public func change(since older: FeedSnapshot) -> FeedChange {
         guard older.generation == generation else { return .replaced }
-        let prepended = contents.frontCount - older.contents.frontCount
-        let olderBackCount = older.count - older.contents.frontCount
-        guard prepended >= 0, count - contents.frontCount >= olderBackCount else { return .replaced }
-        let appended = (prepended + older.count)..<count
-        if prepended == 0 { return .appended(appended) }
-        if appended.isEmpty { return .prepended(0..<prepended) }
-        return .extended(prepended: 0..<prepended, appended: appended)
+        return contents.change(since: older.contents)
     }
 }
 

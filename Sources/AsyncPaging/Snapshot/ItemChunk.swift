@@ -15,20 +15,36 @@
     }
 }
 
-/// The table of a store's chunks: one allocation, header = number of chunks in use.
+/// The table of a store's chunks: one allocation; its header counts the chunks in use and
+/// says which chunk its first slot holds.
 ///
 /// It grows by copying its chunk references into a table twice its size; snapshots keep the
-/// table they were made with, whose used slots never change.
-@usableFromInline final class ChunkTable<Item>: ManagedBuffer<Int, ItemChunk<Item>> {
-    @inlinable static func make(capacity: Int) -> ChunkTable<Item> {
-        let buffer = ChunkTable.create(minimumCapacity: capacity) { _ in 0 }
+/// table they were made with, whose used slots never change. A run that dropped its first
+/// chunks (a bounded feed) moves to a new table that starts at its first live chunk
+/// (``_ChunkTableHeader/firstChunk``), so the dropped chunks are freed with the last view of
+/// the older table.
+@usableFromInline final class ChunkTable<Item>: ManagedBuffer<_ChunkTableHeader, ItemChunk<Item>> {
+    @inlinable static func make(capacity: Int, firstChunk: Int = 0) -> ChunkTable<Item> {
+        let buffer = ChunkTable.create(minimumCapacity: capacity) { _ in _ChunkTableHeader(used: 0, firstChunk: firstChunk) }
         return unsafeDowncast(buffer, to: ChunkTable<Item>.self)
     }
 
     deinit {
-        _ = withUnsafeMutablePointers { used, chunks in
-            chunks.deinitialize(count: used.pointee)
+        _ = withUnsafeMutablePointers { header, chunks in
+            chunks.deinitialize(count: header.pointee.used)
         }
+    }
+}
+
+/// The header of a ``ChunkTable``: `used` slots hold chunks `firstChunk ..< firstChunk + used`
+/// of the run. Only the run's owner writes `used`; `firstChunk` never changes, and views read it.
+@usableFromInline struct _ChunkTableHeader {
+    @usableFromInline var used: Int
+    @usableFromInline let firstChunk: Int
+
+    @inlinable init(used: Int, firstChunk: Int) {
+        self.used = used
+        self.firstChunk = firstChunk
     }
 }
 

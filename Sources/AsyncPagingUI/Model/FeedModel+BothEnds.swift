@@ -153,8 +153,8 @@ extension FeedModel {
     // MARK: Following the controller
 
     /// Runs at the end of every ``sync()``, once the list and the status are the controller's
-    /// newest: moves the remembered rows by what was prepended (or drops them when the list was
-    /// replaced), copies the per-side states, replays the buffered hints once the refresh has
+    /// newest: moves the remembered rows by what was prepended or dropped at the start (or
+    /// forgets them when the list was replaced or they were dropped), copies the per-side states, replays the buffered hints once the refresh has
     /// ended, and fills: loads again at an end the remembered rows are still near.
     // Inlinable up to the decisions, so that a model with no remembered rows and no buffered
     // hint (nothing to move, replay or fill: every page of a list that reports no rows) runs
@@ -173,11 +173,11 @@ extension FeedModel {
             switch change {
             case .initial, .replaced:
                 _edges.visibleRows = nil
-            case .appended, .prepended, .extended:
-                let shift = change.prependedCount
-                if shift > 0 {
-                    _edges.visibleRows = rows.upperBound <= Int.max - shift
-                        ? (rows.lowerBound + shift)..<(rows.upperBound + shift) : nil
+            case .appended, .prepended, .extended, .ends:
+                let shift = change.indexShift
+                if shift != 0 {
+                    let fits = shift > 0 ? rows.upperBound <= Int.max - shift : rows.lowerBound + shift >= 0
+                    _edges.visibleRows = fits ? (rows.lowerBound + shift)..<(rows.upperBound + shift) : nil
                 }
             }
         }
