@@ -153,9 +153,10 @@ extension FeedModel {
     // MARK: Following the controller
 
     /// Runs at the end of every ``sync()``, once the list and the status are the controller's
-    /// newest: moves the remembered rows by what was prepended or dropped at the start (or
-    /// forgets them when the list was replaced or they were dropped), copies the per-side states, replays the buffered hints once the refresh has
-    /// ended, and fills: loads again at an end the remembered rows are still near.
+    /// newest: copies the per-side states, moves the remembered rows by what was prepended or
+    /// dropped at the start (or forgets them when the list was replaced or they were dropped),
+    /// replays the buffered hints once the refresh has ended, and fills: loads again at an end
+    /// the remembered rows are still near.
     // Inlinable up to the decisions, so that a model with no remembered rows and no buffered
     // hint (nothing to move, replay or fill: every page of a list that reports no rows) runs
     // specialized and returns early; the rest stays in the module.
