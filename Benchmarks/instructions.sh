@@ -55,9 +55,10 @@ while IFS=$'\t' read -r name iterations _; do
     # The UI model's page and its baseline run with valgrind's fair scheduling (threads take
     # turns in order, as on a machine with a core each): with the default, which thread runs
     # next after a wake-up varies from run to run, and the model's page, whose subscription
-    # tasks wake while the controller works, measured anywhere from 63k to 96k instructions;
-    # with fair scheduling a run lands in one of two regimes, ~87k or ~95k, each repeating
-    # within 1-2% (2026-11-23; check.py gives the model 12%). The controller does not move.
+    # task wakes while the controller works, measured anywhere from 63k to 96k instructions
+    # (two streams then); with fair scheduling it moves by a few percent, with one or two
+    # wake-ups per page (2026-11-23: 51.6-54.6k following controller.updates; check.py gives
+    # the model 12%). The controller does not move.
     scheduling=""
     case "$name" in model.*|controller.*) scheduling="--fair-sched=yes" ;; esac
     LD_PRELOAD="$WORK/sigsuspend_copy.so" valgrind --tool=callgrind --instr-atstart=no $scheduling \

@@ -17,6 +17,7 @@ def load(path):
 # so they get a wider margin than the default. Every other figure moved by at most 1.3%.
 WIDER_MARGINS = {
     "first-list.posts-ids": 0.12,
+    "first-list.posts-ids.updates": 0.12,
     "page.posts-ids.engine.suspending": 0.06,
     "page.two-word.append-port": 0.06,
     "cancel.engine": 0.05,
@@ -27,19 +28,23 @@ WIDER_MARGINS = {
     # The same for the one page at 90k: 45,413 and 46,523 in two runs of the same code
     # (2026-11-23, 21:0x UTC), the id index preparing its next table during it.
     "page.posts-ids.engine.at-90k": 0.06,
-    # The UI model's page: two regimes under fair scheduling, ~87k and ~95k (instructions.sh).
+    # The UI model's page: under fair scheduling 51.6-54.6k over five runs since it follows
+    # controller.updates (45.0-58.0k before the merge of the memory bound), one or two wake-ups
+    # of its subscription per page as the interleaving goes (instructions.sh).
     "model.page.posts-ids": 0.12,
 }
 
 MALLOC_SLACK = 1.0
-# The UI model's page: 8.1-9.9 allocations over ten runs (dispatch continuations for the
-# subscription tasks' wake-ups, as many as the interleaving makes); the suspending source
+# The UI model's page: 5.4-6.3 allocations over nine runs since it follows controller.updates
+# (8.1-9.9 before: dispatch continuations for the subscription tasks' wake-ups, as many as the
+# interleaving makes); the suspending source
 # 6.0-8.0 and cancel 31.2-36.2 over four runs (the same hand-offs as their instruction counts).
 WIDER_MALLOC_SLACK = {
     "mallocs.model.page.posts-ids": 1.5,
     "mallocs.page.posts-ids.engine.suspending": 2.0,
     "mallocs.cancel.engine": 3.0,
     "mallocs.first-list.posts-ids": 3.0,
+    "mallocs.first-list.posts-ids.updates": 3.0,
 }
 
 thresholds, measured, default_margin = load(sys.argv[1]), load(sys.argv[2]), float(sys.argv[3]) / 100

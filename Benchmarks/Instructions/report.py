@@ -72,6 +72,7 @@ target("`FeedModel` allocations per page − controller's (calls to malloc in th
        None if model_mallocs is None or controller_mallocs is None else model_mallocs - controller_mallocs, 3)
 target("`rowAppeared(item)` per call", get("model.row-appeared"), 2000, 0, unit=" instructions")
 target("time to first list (create → first non-empty snapshot)", get("first-list.posts-ids"), 60000, 0, unit=" instructions")
+target("the same, waiting on `controller.updates` (no snapshot stream)", get("first-list.posts-ids.updates"), 60000, 0, unit=" instructions")
 target("engine ÷ floor per page (two-word items, 1k)", ratio("page.two-word.engine", "page.two-word.floor"), 1.6)
 target("idle controller", get("bytes.idle-controller.bytes"), 1024, 0, unit=" B")
 target("100,000 controllers with one page of posts with ids, each", get("bytes.controllers-100k.posts-ids.bytes_each"), 3072, 0, unit=" B")

@@ -126,6 +126,10 @@ let allScenarios: [InstructionScenario] = {
             summary: "create a controller of Identifiable posts → first non-empty snapshot"
         ) { count in await firstList(count) },
         InstructionScenario(
+            name: "first-list.posts-ids.updates", iterations: 50,
+            summary: "the same, waiting on controller.updates instead of a snapshot stream"
+        ) { count in await firstListFromUpdates(count) },
+        InstructionScenario(
             name: "cancel.engine", iterations: 50,
             summary: "a refresh cancelling an in-flight load-more, to its end event at a subscriber"
         ) { count in
@@ -208,6 +212,20 @@ func firstList(_ count: Int) async {
         for _ in 0..<count {
             let controller = FeedController<IdentifiedPost, Int>(source: source)
             for await snapshot in controller.snapshots where !snapshot.isEmpty { break }
+            kept.append(controller)
+        }
+    }
+    precondition(kept.allSatisfy { $0.currentSnapshot.count == benchPageSize })
+}
+
+func firstListFromUpdates(_ count: Int) async {
+    let source = PrebuiltSource<IdentifiedPost>(firstPageCount: benchPageSize, pageCount: 1)
+    var kept: [FeedController<IdentifiedPost, Int>] = []
+    kept.reserveCapacity(count)
+    await measured {
+        for _ in 0..<count {
+            let controller = FeedController<IdentifiedPost, Int>(source: source)
+            for await update in controller.updates where !update.snapshot.isEmpty { break }
             kept.append(controller)
         }
     }
