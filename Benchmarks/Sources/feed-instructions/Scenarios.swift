@@ -158,6 +158,7 @@ let allScenarios: [InstructionScenario] = {
         })
     }
     scenarios += boundedScenarios
+    scenarios += editScenarios
     return scenarios
 }()
 

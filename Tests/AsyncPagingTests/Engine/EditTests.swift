@@ -18,15 +18,18 @@ struct EditTests {
     let clock = TestClock()
 
     /// Page `c` holds notes `10c..<10c+10` (text "v0"), previous `c - 1`, next `c + 1`, pages
-    /// 0...99. The end answers after `latency`, the start at once.
-    func feed(maximumItems: Int? = nil, latency: Duration = .zero, duplicates: DuplicatePolicy = .drop, at cursor: Int? = nil) async -> NoteFeed {
+    /// 0...99. `slowSide` answers after `latency`, the others at once.
+    func feed(
+        maximumItems: Int? = nil, latency: Duration = .zero, duplicates: DuplicatePolicy = .drop, at cursor: Int? = nil,
+        slowSide: FeedSide = .loadMore
+    ) async -> NoteFeed {
         let configuration: FeedConfiguration
         do {
             configuration = try FeedConfiguration(pageSize: 10, duplicates: duplicates, maximumItems: maximumItems)
         } catch { fatalError("\(error)") }
         let feed = NoteFeed(clock: clock, configuration: configuration, initialCursor: cursor) { request in
             let page = request.cursor ?? 0
-            if request.side == .loadMore && latency > .zero { try await request.clock.sleep(for: latency) }
+            if request.side == slowSide && latency > .zero { try await request.clock.sleep(for: latency) }
             return Page(
                 items: (page * 10..<page * 10 + 10).map { Note(id: $0, text: "v0") },
                 previous: page > 0 ? page - 1 : nil, next: page < 99 ? page + 1 : nil)
@@ -117,6 +120,22 @@ struct EditTests {
         #expect(after.change == .appended(9..<19), "indices of the list with the removal")
         #expect(after.map(\.id) == Array(0..<7) + Array(8..<20))
         #expect(after[2].text == "edited")
+    }
+
+    @Test("edits made while a load-previous is in flight stay when its page lands before them")
+    func editDuringALoadPrevious() async throws {
+        let feed = await feed(latency: .seconds(1), at: 5, slowSide: .loadPrevious)
+        async let older = feed.loadPrevious()
+        await clock.waitForSleepers(1)
+        try await feed.remove(ids: [50])
+        try await feed.insertAtTop([Note(id: 9_999, text: "new")])
+        try await feed.update(Note(id: 55, text: "edited"))
+        clock.advance(by: .seconds(1))
+        #expect(await older.outcome == .completed(LoadSummary(itemsApplied: 10)))
+        let after = feed.currentSnapshot
+        #expect(after.change == .prepended(0..<10))
+        #expect(after.map(\.id) == Array(40..<50) + [9_999] + Array(51..<60))
+        #expect(after[15].text == "edited")
     }
 
     @Test("a refresh that lands after an edit replaces the list, the edit with it")
