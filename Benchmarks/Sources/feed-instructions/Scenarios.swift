@@ -162,6 +162,7 @@ let allScenarios: [InstructionScenario] = {
         })
     }
     scenarios += boundedScenarios
+    scenarios += editScenarios
     return scenarios
 }()
 
