@@ -90,7 +90,8 @@ GROWTH_FILE=""
 
 if [ "$UPDATE" = 1 ]; then
     mkdir -p "$(dirname "$THRESHOLDS")"
-    if [ -n "${ONLY:-}" ] && [ -z "${UPDATE_ONLY:-}" ]; then UPDATE_ONLY="$ONLY"; fi
+    # ONLY='regex' --update records what ran: the matching figures and their allocations.
+    if [ -n "${ONLY:-}" ] && [ -z "${UPDATE_ONLY:-}" ]; then UPDATE_ONLY="^(mallocs\.)?(${ONLY#^})"; fi
     if [ -n "${UPDATE_ONLY:-}" ] && [ -f "$THRESHOLDS" ]; then
         python3 - "$THRESHOLDS" "$OUT" "$UPDATE_ONLY" <<'PY'
 import re, sys
