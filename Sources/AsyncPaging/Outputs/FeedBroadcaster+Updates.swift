@@ -21,6 +21,11 @@
 //   end of the same turn, always) the status and load states, and the update version grows only
 //   then. While a snapshot is published and its turn's states are not (`updatePending`), a
 //   reader waits, even one that is behind: the end of the turn wakes it.
+// - A snapshot published with no load in flight (the edits: update, remove, insert at the top)
+//   is an update at once: no states follow it. One published while a load is in flight cannot
+//   be told from that load's page, so it waits for the load's turn (known gap, reported to the
+//   lead with a known-issue test: the edits should end with the controller's `publishStates()`,
+//   which would make every turn end the same way).
 extension FeedBroadcaster {
     /// What a ``FeedUpdates`` reader at `version` gets now.
     @usableFromInline enum UpdateTake {

@@ -96,9 +96,9 @@
         @usableFromInline var isDraining = false
         /// Whether the fan-out task has a round to run that it has not started.
         @usableFromInline var fanOutPending = false
-        /// Whether a snapshot was published since the update version last grew: the turn's
-        /// ``FeedBroadcaster/publish(_:_:)`` (the controller ends every turn with it) makes it
-        /// one update with the states.
+        /// Whether a snapshot was published since the update version last grew, while a load was
+        /// in flight: the turn's ``FeedBroadcaster/publish(_:_:)`` (the controller ends every
+        /// load's turn with it) makes it one update with the states.
         @usableFromInline var updatePending = false
 
         @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
@@ -271,7 +271,12 @@
         deliver { state in
             guard !state.isFinished else { return false }
             state.snapshot = snapshot
-            state.updatePending = true
+            // A page's turn publishes its states after its list (its side is still loading here:
+            // `ended` comes after): the update waits for them. A list published with no load in
+            // flight (an edit) is an update of its own: the controller publishes no states after
+            // it. (An edit made while a load is in flight waits for that load's turn: see
+            // FeedBroadcaster+Updates.swift.)
+            if state.loadingSides.isEmpty { state.queueUpdateWakeUps() } else { state.updatePending = true }
             if state.fanOutSignal == nil && state.snapshotSubscribers.count <= Self.directSnapshotSubscribers {
                 state.queueSnapshot(snapshot, onlyToLagging: false)
                 return state.claimDrain()
