@@ -7,7 +7,9 @@
 /// while the feed changes several times gets one update with the newest values, never a
 /// backlog (a gap in ``FeedSnapshot/version`` tells that lists were skipped, and
 /// ``FeedSnapshot/change(since:)`` tells what changed). Updates come at most once per turn of
-/// the controller, with the list and the states of the same moment.
+/// the controller, with the list and the states of the same moment. An edit (``FeedController``'s
+/// `update`, `remove(ids:)`, `insertAtTop`) is an update of its own; one made while a load is in
+/// flight comes with that load's update (``FeedController/snapshots`` has it at once).
 ///
 /// The iteration ends (`next()` returns `nil`) after the controller closes — once the reader
 /// has had the last update, whose status is ``FeedStatus/closed`` — or when the task iterating
