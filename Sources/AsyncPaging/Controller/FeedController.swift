@@ -123,23 +123,23 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
         initialCursor: Cursor? = nil,
-        restoring state: FeedState<Item, Cursor>? = nil,
+        restoring: FeedState<Item, Cursor>? = nil,
         restorePolicy: RestorePolicy = .always
     ) {
         self.init(
             source: source, clock: clock, configuration: configuration, initialCursor: initialCursor, identities: nil,
-            restoring: state, restorePolicy: restorePolicy)
+            restoring: restoring, restorePolicy: restorePolicy)
     }
 
     /// Creates a controller that identifies items by `id`, so that items already in the list
-    /// are handled by ``FeedConfiguration/duplicates``; `restoring:` and `restorePolicy:` as on
-    /// ``init(source:clock:configuration:initialCursor:restoring:restorePolicy:)``.
+    /// are handled by ``FeedConfiguration/duplicates``; `restoring:` (a saved ``FeedState`` to show
+    /// at once) and `restorePolicy:` as on the initializer with a source and no `id`.
     @inlinable public init<ID: Hashable & Sendable>(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
         initialCursor: Cursor? = nil,
-        restoring state: FeedState<Item, Cursor>? = nil,
+        restoring: FeedState<Item, Cursor>? = nil,
         restorePolicy: RestorePolicy = .always,
         id: @escaping @Sendable (Item) -> ID
     ) {
@@ -147,22 +147,22 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         self.init(
             source: source, clock: clock, configuration: configuration, initialCursor: initialCursor,
             identities: configuration.duplicates == .drop ? _IdentityFilter(id: id) : nil,
-            restoring: state, restorePolicy: restorePolicy)
+            restoring: restoring, restorePolicy: restorePolicy)
     }
 
-    /// Creates a controller whose source is a closure; `restoring:` and `restorePolicy:` as on
-    /// ``init(source:clock:configuration:initialCursor:restoring:restorePolicy:)``.
+    /// Creates a controller whose source is a closure; `restoring:` (a saved ``FeedState`` to show
+    /// at once) and `restorePolicy:` as on the initializer with a source and no `id`.
     public init(
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
         initialCursor: Cursor? = nil,
-        restoring state: FeedState<Item, Cursor>? = nil,
+        restoring: FeedState<Item, Cursor>? = nil,
         restorePolicy: RestorePolicy = .always,
         fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
     ) {
         self.init(
             source: ClosurePageSource(fetch), clock: clock, configuration: configuration, initialCursor: initialCursor,
-            identities: nil, restoring: state, restorePolicy: restorePolicy)
+            identities: nil, restoring: restoring, restorePolicy: restorePolicy)
     }
 
     @inlinable init(
