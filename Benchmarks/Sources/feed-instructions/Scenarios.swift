@@ -157,6 +157,8 @@ let allScenarios: [InstructionScenario] = {
             await appendPages(await makeAppendHarness(contender, firstPage: makeItems(1_000, of: IdentifiedPost.self)), pages: pages)
         })
     }
+    scenarios += boundedScenarios
+    scenarios += editScenarios
     return scenarios
 }()
 
