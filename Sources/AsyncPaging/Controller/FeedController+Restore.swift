@@ -6,8 +6,10 @@ extension FeedController {
     ///
     /// Only applied pages are exported: a load in flight is not (its page has not landed), nor
     /// are the cursors of empty pages a load followed, nor failures or halted ends (a restored
-    /// controller re-derives a halt from the cursors). Duplicates dropped on the way in are not
-    /// in the list, so not in the state.
+    /// controller re-derives a halt from the cursors). The items are exported as shown: edits
+    /// included (an updated item as updated, a removed one left out, items inserted at the top
+    /// in the first page). Duplicates dropped on the way in are not in the list, so not in the
+    /// state.
     /// - Parameters:
     ///   - anchorIndex: The index (in the current list, ``currentSnapshot``) of the item the
     ///     UI shows at the top; an index outside the list saves no anchor.
@@ -19,20 +21,36 @@ extension FeedController {
         let records = machine.pages
         guard !records.isEmpty else { return nil }
         let contents = store.contents
+        // Edits (FeedController+Edits.swift) lie over the store: removed items are skipped and
+        // updated ones exported as shown. Both are named by logical position.
+        let edits = overlay.flatMap { $0.removed.isEmpty && $0.replacedPositions.isEmpty ? nil : $0 }
+        let logicalOffset = contents.counts.logicalOffset
+        var nextRemoved = 0
         var pages: [Page<Item, Cursor>] = []
         pages.reserveCapacity(records.count)
-        var offset = 0
+        var storeIndex = 0
+        var exported = 0
         for record in records {
-            // The records count the store's items exactly; `min` only keeps a bad count from
-            // reading past the list.
-            let count = Swift.max(0, Swift.min(record.itemCount, contents.count - offset))
+            // The records count the store's items exactly (removed ones included until the
+            // edits are folded); `min` only keeps a bad count from reading past the list.
+            let count = Swift.max(0, Swift.min(record.itemCount, contents.count - storeIndex))
             var items: [Item] = []
             items.reserveCapacity(count)
-            for index in offset..<(offset + count) { items.append(contents[index]) }
-            offset += count
+            if let edits {
+                for index in storeIndex..<(storeIndex + count) {
+                    let position = index + logicalOffset
+                    while nextRemoved < edits.removed.count && edits.removed[nextRemoved] < position { nextRemoved += 1 }
+                    if nextRemoved < edits.removed.count && edits.removed[nextRemoved] == position { continue }
+                    items.append(edits.replacement(at: position) ?? contents[index])
+                }
+            } else {
+                for index in storeIndex..<(storeIndex + count) { items.append(contents[index]) }
+            }
+            storeIndex += count
+            exported += items.count
             pages.append(Page(items: items, previous: record.previous, next: record.next))
         }
-        let anchor = anchorIndex.flatMap { (0..<offset).contains($0) ? $0 : nil }
+        let anchor = anchorIndex.flatMap { (0..<exported).contains($0) ? $0 : nil }
         // The records form one list by construction; should they ever not, no state is better
         // than a trap.
         return try? FeedState(
@@ -88,14 +106,8 @@ extension FeedController where Item: Identifiable {
     /// UI shows at the top, found by a linear search of the list (O(items)); an id not in the
     /// list saves no anchor.
     public func exportState(anchorID: Item.ID?, savedBy clock: any EpochClock = WallClock()) -> FeedState<Item, Cursor>? {
-        var anchorIndex: Int?
-        if let anchorID {
-            let contents = store.contents
-            for index in 0..<contents.count where contents[index].id == anchorID {
-                anchorIndex = index
-                break
-            }
-        }
+        // The list as shown (edits included), which is the exported list.
+        let anchorIndex = anchorID.flatMap { id in latest.firstIndex { $0.id == id } }
         return exportState(anchorIndex: anchorIndex, savedBy: clock)
     }
 }

@@ -271,3 +271,32 @@ struct RestoreControllerTests {
         #expect(feed.currentSnapshot.generation == 4, "merged, not replaced")
     }
 }
+
+/// Export after edits without refetching: the state holds the list as shown.
+@Suite("Restore after edits")
+struct RestoreAfterEditsTests {
+    typealias Fixtures = RestoreFixtures
+    let clock = TestClock()
+
+    @Test("updated, removed and inserted items are exported as shown, and restore so")
+    func editsExported() async throws {
+        let feed = PostFeed(source: Fixtures.source(), clock: clock, configuration: Fixtures.configuration(), initialCursor: 5)
+        await initialLoadEnded(feed)
+        await feed.loadMore()
+        try await feed.update(Post(id: 52))
+        let removed = try await feed.remove(ids: [51, 60, 69])
+        #expect(removed == [1, 10, 19], "indices of the list before the removal")
+        try await feed.insertAtTop([Post(id: 1000)])
+        let shown = feed.currentSnapshot.ids
+        #expect(shown == [1000, 50] + Array(52..<60) + Array(61..<69))
+        let saved = try #require(await feed.exportState(anchorID: 52, savedBy: clock))
+        #expect(saved.items.map(\.id) == shown)
+        #expect(saved.pages.map(\.items.count) == [10, 8], "the inserted item joins the first page")
+        #expect(saved.anchorIndex == 2)
+        let restored = PostFeed(source: Fixtures.source(), clock: clock, restoring: saved, restorePolicy: .never)
+        #expect(restored.currentSnapshot.ids == shown)
+        #expect(restored.restoredAnchorIndex == 2)
+        #expect(await restored.loadMore() == .completed(.loadMore, applied: 10))
+        #expect(restored.currentSnapshot.ids == shown + Array(70..<80))
+    }
+}
