@@ -106,8 +106,20 @@ extension FeedController where Item: Identifiable {
     /// UI shows at the top, found by a linear search of the list (O(items)); an id not in the
     /// list saves no anchor.
     public func exportState(anchorID: Item.ID?, savedBy clock: any EpochClock = WallClock()) -> FeedState<Item, Cursor>? {
-        // The list as shown (edits included), which is the exported list.
-        let anchorIndex = anchorID.flatMap { id in latest.firstIndex { $0.id == id } }
+        // Searched in the list as shown (edits included), which is the exported list; without
+        // edits, in the store directly (the snapshot's subscript checks for edits per item).
+        var anchorIndex: Int?
+        if let anchorID {
+            if let overlay, !overlay.removed.isEmpty || !overlay.replacedPositions.isEmpty {
+                anchorIndex = latest.firstIndex { $0.id == anchorID }
+            } else {
+                let contents = store.contents
+                for index in 0..<contents.count where contents[index].id == anchorID {
+                    anchorIndex = index
+                    break
+                }
+            }
+        }
         return exportState(anchorIndex: anchorIndex, savedBy: clock)
     }
 }
