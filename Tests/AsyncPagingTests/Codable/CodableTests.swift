@@ -37,6 +37,24 @@ struct CodableTests {
             == #"{"delay":{"attoseconds":500000000000000000,"seconds":1},"failure":{"attempt":2,"errorDescription":"server error 503","errorType":"AsyncPagingTests.ServerError","side":"loadMore"},"kind":"retryScheduled","retryNumber":1,"side":"loadMore"}"#)
         #expect(try Self.json(FeedDiagnostic.fetchCancelled(side: .loadMore, attempt: 1))
             == #"{"attempt":1,"kind":"fetchCancelled","side":"loadMore"}"#)
+        #expect(try Self.json(FeedChange.ends(FeedEndsChange(removedAtStart: 20, insertedAtEnd: 20)))
+            == #"{"insertedAtEnd":20,"insertedAtStart":0,"kind":"ends","removedAtEnd":0,"removedAtStart":20}"#)
+        #expect(try Self.json(FeedChange.removed([3])) == #"{"indices":[3],"kind":"removed"}"#)
+        #expect(try Self.json(FeedDiagnostic.pagesDropped(side: .loadPrevious, pages: 2, items: 40))
+            == #"{"items":40,"kind":"pagesDropped","pages":2,"side":"loadPrevious"}"#)
+    }
+
+    @Test("changes with negative counts or indices out of order are a DecodingError")
+    func badChanges() {
+        for text in [
+            #"{"kind":"ends","removedAtStart":-1,"insertedAtStart":0,"insertedAtEnd":0,"removedAtEnd":0}"#,
+            #"{"kind":"ends","removedAtStart":1}"#,
+            #"{"kind":"removed","indices":[4,2]}"#,
+            #"{"kind":"updated","indices":[-1]}"#,
+            #"{"kind":"updated","indices":[1,1]}"#,
+        ] {
+            #expect(throws: DecodingError.self, "\(text)") { try JSONDecoder().decode(FeedChange.self, from: Data(text.utf8)) }
+        }
     }
 
     @Test("a failure decodes into a DecodedError with the original's type and description")
@@ -87,6 +105,8 @@ struct CodableTests {
         let changes: [FeedChange] = [
             .initial, .replaced, .appended(0..<0), .appended(3..<9), .prepended(0..<7),
             .extended(prepended: 0..<2, appended: 10..<12),
+            .ends(FeedEndsChange(removedAtStart: 20, insertedAtStart: 0, insertedAtEnd: 20, removedAtEnd: 0)),
+            .updated([3]), .updated([]), .removed([0, 4, 9]),
         ]
         for change in changes { #expect(try Self.roundTrip(change) == change) }
         let diagnostics: [FeedDiagnostic] = [
@@ -95,6 +115,8 @@ struct CodableTests {
             .fetchCancelled(side: .refresh, attempt: 3),
             .retryScheduled(side: .loadMore, retryNumber: 3, delay: .nanoseconds(1), failure: decodedFailure),
             .timedOut(side: .refresh, attempt: 1),
+            .pagesDropped(side: .loadPrevious, pages: 2, items: 40),
+            .pagesKeptOverBound(side: .loadMore, itemCount: 1_020),
         ]
         for diagnostic in diagnostics { #expect(try Self.roundTrip(diagnostic) == diagnostic) }
     }

@@ -248,6 +248,97 @@ struct EditTests {
         }
     }
 
+    /// The list as pages, for the bound: each page keeps a slot per item it brought (`nil` once
+    /// removed: the bound counts it until its page goes), as the documentation says.
+    struct PageModel {
+        struct ModelPage {
+            var number: Int
+            var slots: [Note?]
+        }
+
+        var pages: [ModelPage]
+        let maximum: Int
+
+        var shown: [Note] { pages.flatMap { $0.slots.compactMap { $0 } } }
+        var slotCount: Int { pages.reduce(0) { $0 + $1.slots.count } }
+
+        /// Drops whole pages at the far end while over the bound, as long as the page that
+        /// becomes the edge names a cursor back (page 0 has no `previous`; page 99 no `next`).
+        mutating func trim(droppingAtStart: Bool) {
+            while slotCount > maximum && pages.count > 1 {
+                if droppingAtStart {
+                    guard pages[1].number > 0 else { return }
+                    pages.removeFirst()
+                } else {
+                    guard pages[pages.count - 2].number < 99 else { return }
+                    pages.removeLast()
+                }
+            }
+        }
+
+        mutating func update(_ note: Note) {
+            for p in pages.indices {
+                for s in pages[p].slots.indices where pages[p].slots[s]?.id == note.id { pages[p].slots[s] = note }
+            }
+        }
+
+        mutating func remove(_ ids: [Int]) {
+            for p in pages.indices {
+                for s in pages[p].slots.indices where pages[p].slots[s].map({ ids.contains($0.id) }) ?? false {
+                    pages[p].slots[s] = nil
+                }
+            }
+        }
+    }
+
+    @Test("random loads at both ends, edits and a bound agree with a model of pages", arguments: 0..<8)
+    func randomEditsLoadsAndTheBound(seed: Int) async throws {
+        var random = SplitMix(seed: UInt64(seed) &+ 1_000)
+        let maximum = 25 + Int(random.next() % 20)
+        let feed = await feed(maximumItems: maximum, at: 50)
+        var model = PageModel(pages: [.init(number: 50, slots: (500..<510).map { Note(id: $0, text: "v0") })], maximum: maximum)
+        var nextInserted = 100_000
+        for step in 0..<150 {
+            switch random.next() % 7 {
+            case 0, 1:
+                let last = model.pages.last!.number
+                let outcome = await feed.loadMore().outcome
+                if last < 99 {
+                    #expect(outcome == .completed(LoadSummary(itemsApplied: 10)), "seed \(seed) step \(step)")
+                    model.pages.append(.init(number: last + 1, slots: ((last + 1) * 10..<(last + 2) * 10).map { Note(id: $0, text: "v0") }))
+                    model.trim(droppingAtStart: true)
+                }
+            case 2, 3:
+                let first = model.pages.first!.number
+                _ = await feed.loadPrevious()
+                if first > 0 {
+                    model.pages.insert(.init(number: first - 1, slots: ((first - 1) * 10..<first * 10).map { Note(id: $0, text: "v0") }), at: 0)
+                    model.trim(droppingAtStart: false)
+                }
+            case 4:
+                let shown = model.shown
+                guard !shown.isEmpty else { break }
+                let note = Note(id: shown[Int(random.next() % UInt64(shown.count))].id, text: "s\(step)")
+                try await feed.update(note)
+                model.update(note)
+            case 5:
+                let shown = model.shown
+                guard shown.count > 1 else { break }
+                let ids = [shown[Int(random.next() % UInt64(shown.count))].id]
+                try await feed.remove(ids: ids)
+                model.remove(ids)
+            default:
+                let note = Note(id: nextInserted, text: "new")
+                nextInserted += 1
+                try await feed.insertAtTop([note])
+                model.pages[0].slots.insert(note, at: 0)
+            }
+            let shown = Array(feed.currentSnapshot)
+            #expect(shown == model.shown, "seed \(seed), step \(step), bound \(maximum)")
+            if shown != model.shown { return }
+        }
+    }
+
     /// A small deterministic generator.
     struct SplitMix {
         var state: UInt64

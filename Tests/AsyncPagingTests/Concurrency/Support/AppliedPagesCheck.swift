@@ -2,9 +2,11 @@
 /// applied refresh, preceded by the load-previous pages applied after it (each coming before
 /// the page whose cursor it was fetched with) and followed by the load-more pages applied after
 /// it (each continuing the page before it), through the empty pages between them, whose
-/// cursors were followed; every page complete and in order, no id twice.
+/// cursors were followed; every page complete and in order, no id twice. With a bound
+/// (`bounded`), pages may have been dropped at either end, the refresh page among them: then
+/// of any two neighbouring pages, one was fetched against the other.
 enum AppliedPagesCheck {
-    static func problems(in items: [StressRow], log: [StressSource.Fetch]) -> [String] {
+    static func problems(in items: [StressRow], log: [StressSource.Fetch], bounded: Bool = false) -> [String] {
         var problems: [String] = []
         let ids = items.map(\.id)
         if Set(ids).count != ids.count { problems.append("duplicate ids in the list") }
@@ -54,6 +56,22 @@ enum AppliedPagesCheck {
                 continue
             }
             if placement(group.fetch) == .replacesList { refreshGroups.append(index) }
+        }
+        if bounded {
+            // Pages may have gone at either end, the refresh page among them. Pages only ever
+            // come next to the first or the last page, and drops never join two pages: so of
+            // any two neighbours, one was loaded against the other — a load-more page after
+            // its left neighbour, or a load-previous page before its right one.
+            if refreshGroups.count > 1 { problems.append("the list holds \(refreshGroups.count) refresh pages") }
+            for index in groups.indices.dropLast() {
+                let (left, right) = (groups[index].fetch, groups[index + 1].fetch)
+                let rightFollowsLeft = placement(right) == .appendsAfterCursor && anchor(of: right) == .some(left)
+                let leftPrecedesRight = placement(left) == .prependsBeforeCursor && anchor(of: left) == .some(right)
+                if !rightFollowsLeft && !leftPrecedesRight {
+                    problems.append("groups \(index) and \(index + 1): neither \(describe(left)) nor \(describe(right)) was loaded next to the other")
+                }
+            }
+            return problems
         }
         // An empty refresh page ends the data both ways, so a list with items has one refresh page.
         guard groups.isEmpty || refreshGroups.count == 1, let root = refreshGroups.first ?? (groups.isEmpty ? 0 : nil) else {

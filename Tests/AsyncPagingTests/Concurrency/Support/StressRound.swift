@@ -79,7 +79,7 @@ struct StressRound {
             quietPolls = feed.currentLoadStates.isLoading || feed.currentStatus.isLoading ? 0 : quietPolls + 1
             try? await ContinuousClock().sleep(for: .milliseconds(1))
         }
-        checkList(feed.currentSnapshot, source: source, problem: problem)
+        checkList(feed.currentSnapshot, source: source, configuration: configuration, problem: problem)
         if feed.currentStatus != .closed {
             // Quiet now: grow the list at both ends, one load at a time, and check it again.
             detector.enter("round \(number): loading at both ends after quiescence")
@@ -87,7 +87,7 @@ struct StressRound {
                 _ = await feed.loadPrevious()
                 _ = await feed.loadMore()
             }
-            checkList(feed.currentSnapshot, source: source, problem: problem)
+            checkList(feed.currentSnapshot, source: source, configuration: configuration, problem: problem)
         }
         let list = feed.currentSnapshot
 
@@ -143,9 +143,12 @@ struct StressRound {
     }
 
     /// Checks `list` against the source's log (``AppliedPagesCheck``) and counts what it checked.
-    func checkList(_ list: FeedSnapshot<StressRow>, source: StressSource, problem: (String) -> Void) {
+    func checkList(
+        _ list: FeedSnapshot<StressRow>, source: StressSource, configuration: FeedConfiguration, problem: (String) -> Void
+    ) {
         let log = source.log
-        for found in AppliedPagesCheck.problems(in: Array(list), log: log) { problem(found) }
+        let bounded = configuration.maximumItems != nil
+        for found in AppliedPagesCheck.problems(in: Array(list), log: log, bounded: bounded) { problem(found) }
         tally.count { counts in
             counts.prependedItemsChecked += list.count { log[$0.fetch].side == .loadPrevious }
             counts.appendedItemsChecked += list.count { log[$0.fetch].side == .loadMore }
@@ -165,7 +168,9 @@ struct StressRound {
                 loadPreviousDuringRefresh: random.pick([.cancelRefresh, .ignoreLoadPrevious]),
                 bothEnds: random.pick([.runBoth, .cancelOther]),
                 retry: retry, timeout: random.chance(30) ? .milliseconds(1 + random.below(3)) : nil,
-                duplicates: .keep)
+                duplicates: .keep,
+                // Now and then a bound of a few pages: pages dropped and loaded again at both ends.
+                maximumItems: random.chance(30) ? 3 + random.below(10) : nil)
         } catch {
             fatalError("the stress configuration is valid: \(error)")
         }
