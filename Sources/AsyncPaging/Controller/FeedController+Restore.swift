@@ -4,6 +4,10 @@ extension FeedController {
     /// The list as it is now, as a value to save: every applied page with its items and
     /// cursors, the generation, the scroll anchor and the time on `clock`. O(items).
     ///
+    /// A bounded feed (``FeedConfiguration/maximumItems``) saves its pages one by one; an
+    /// unbounded one, which keeps no record per page, saves its list as one page with the
+    /// cursors of its two ends (what it needs to load on at both ends after a restore).
+    ///
     /// Only applied pages are exported: a load in flight is not (its page has not landed), nor
     /// are the cursors of empty pages a load followed, nor failures or halted ends (a restored
     /// controller re-derives a halt from the cursors). The items are exported as shown: edits
@@ -18,7 +22,9 @@ extension FeedController {
     /// - Returns: The state, or `nil` before the first page has been applied (nothing to
     ///   restore: create the controller without `restoring:`).
     public func exportState(anchorIndex: Int? = nil, savedBy clock: any EpochClock = WallClock()) -> FeedState<Item, Cursor>? {
-        let records = machine.pages
+        let records = inMachine { machine in
+            machine.keepsPages ? Array(machine.pages) : machine.wholeListAsOnePage(itemCount: store.count)
+        }
         guard !records.isEmpty else { return nil }
         let contents = store.contents
         // Edits (FeedController+Edits.swift) lie over the store: removed items are skipped and

@@ -13,7 +13,7 @@ extension FeedStateMachine {
     @inlinable mutating func restore(pages records: [_PageRecord<Cursor>]) {
         guard let first = records.first, let last = records.last else { return }
         for record in records {
-            pages.append(record)
+            if keepsPages { pages.append(record) }
             if let cursor = record.fetchedWith { followedCursors.insert(cursor) }
         }
         hasLoadedFirstPage = true
@@ -31,5 +31,14 @@ extension FeedStateMachine {
             self[edge: side].halt = .repeatedCursor
             failures.append(FeedFailure(error: FeedError.repeatedCursor("\(cursor)"), side: side, attempt: 1))
         }
+    }
+
+    /// The whole list as one page record, for a machine that keeps no records (no bound):
+    /// the cursors of its two ends, `nil` before the first page.
+    @inlinable func wholeListAsOnePage(itemCount: Int) -> [_PageRecord<Cursor>] {
+        guard hasLoadedFirstPage else { return [] }
+        return [_PageRecord(
+            itemCount: itemCount, previous: start.reachedEnd ? nil : start.cursor, next: end.reachedEnd ? nil : end.cursor,
+            fetchedWith: refreshOrigin)]
     }
 }

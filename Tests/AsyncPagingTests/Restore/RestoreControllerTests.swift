@@ -24,7 +24,8 @@ struct RestoreControllerTests {
 
     @Test("export, JSON, restore: the same items, cursors, load states and generation, at once and without a fetch")
     func roundTrip() async throws {
-        let feed = await grownFeed(Fixtures.source())
+        // A bounded feed keeps a record per page, and saves its pages one by one.
+        let feed = await grownFeed(Fixtures.source(), configuration: Fixtures.configuration(maximumItems: 1_000))
         #expect(feed.currentSnapshot.ids == Array(40..<70))
         let saved = try #require(await feed.exportState(anchorIndex: 12, savedBy: clock))
         #expect(saved.pages == [Fixtures.page(4), Fixtures.page(5), Fixtures.page(6)])
@@ -58,10 +59,26 @@ struct RestoreControllerTests {
         #expect(await whole.loadPrevious().outcome == .endOfData)
     }
 
+    @Test("an unbounded feed, which keeps no record per page, saves its list as one page with its two ends' cursors")
+    func unboundedExportsOnePage() async throws {
+        let feed = await grownFeed(Fixtures.source())
+        let saved = try #require(await feed.exportState(anchorIndex: 12, savedBy: clock))
+        #expect(saved.pages.count == 1)
+        #expect(saved.pages[0].items.map(\.id) == Array(40..<70))
+        #expect(saved.pages[0].previous == 3 && saved.pages[0].next == 7)
+        let restored = PostFeed(
+            source: Fixtures.source(), clock: clock, configuration: Fixtures.configuration(), restoring: saved, restorePolicy: .never)
+        #expect(restored.currentSnapshot.ids == Array(40..<70))
+        #expect(restored.restoredAnchorIndex == 12)
+        #expect(await restored.loadMore() == .completed(.loadMore, applied: 10))
+        #expect(await restored.loadPrevious() == LoadResult(side: .loadPrevious, outcome: .completed(LoadSummary(itemsApplied: 10))))
+        #expect(restored.currentSnapshot.ids == Array(30..<80))
+    }
+
     @Test("export: nothing before the first page; only applied pages (a load in flight is not exported); the anchor by id")
     func exportRules() async throws {
         let source = Fixtures.source(latency: .seconds(1))
-        let feed = PostFeed(source: source, clock: clock, configuration: Fixtures.configuration(), initialCursor: 5)
+        let feed = PostFeed(source: source, clock: clock, configuration: Fixtures.configuration(maximumItems: 1_000), initialCursor: 5)
         #expect(await feed.exportState(savedBy: clock) == nil, "no page applied yet")
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(1))
@@ -280,7 +297,8 @@ struct RestoreAfterEditsTests {
 
     @Test("updated, removed and inserted items are exported as shown, and restore so")
     func editsExported() async throws {
-        let feed = PostFeed(source: Fixtures.source(), clock: clock, configuration: Fixtures.configuration(), initialCursor: 5)
+        let feed = PostFeed(
+            source: Fixtures.source(), clock: clock, configuration: Fixtures.configuration(maximumItems: 1_000), initialCursor: 5)
         await initialLoadEnded(feed)
         await feed.loadMore()
         try await feed.update(Post(id: 52))
