@@ -50,6 +50,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Export and restore of a 100,000-post feed beside loading its pages (issue 13).
+        .executableTarget(
+            name: "feed-restore",
+            dependencies: [.product(name: "AsyncPaging", package: "AsyncPaging")],
+            swiftSettings: strictSettings
+        ),
         // The package-benchmark suite, whose malloc counts are checked against Thresholds/.
         .executableTarget(
             name: "FeedBenchmarks",

@@ -197,3 +197,10 @@ public final class TestClock: Clock, Sendable {
             cancelled: { _ in false })
     }
 }
+
+/// A test clock's readings as an ``EpochClock`` whose epoch is the clock's start: a test stamps
+/// an exported state and ages a restored one by advancing the clock.
+extension TestClock: EpochClock {
+    /// ``now`` as the time since the clock's start.
+    public var timeSinceEpoch: Duration { now.offset }
+}

@@ -1,27 +1,37 @@
 extension FeedController where Item: Identifiable, Item.ID: Sendable {
     /// Creates a controller for `Identifiable` items: items whose `id` is already in the list
-    /// are handled by ``FeedConfiguration/duplicates`` (dropped and counted by default).
+    /// are handled by ``FeedConfiguration/duplicates`` (dropped and counted by default);
+    /// `restoring:` (a saved ``FeedState`` to show at once) and `restorePolicy:` as on the
+    /// initializer with a source and no `id`.
     @inlinable public init(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
-        initialCursor: Cursor? = nil
+        initialCursor: Cursor? = nil,
+        restoring: FeedState<Item, Cursor>? = nil,
+        restorePolicy: RestorePolicy = .always
     ) {
         self.init(
             source: source, clock: clock, configuration: configuration, initialCursor: initialCursor,
-            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil)
+            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil,
+            restoring: restoring, restorePolicy: restorePolicy)
     }
 
-    /// Creates a controller for `Identifiable` items whose source is a closure.
+    /// Creates a controller for `Identifiable` items whose source is a closure; `restoring:`
+    /// (a saved ``FeedState`` to show at once) and `restorePolicy:` as on the initializer with
+    /// a source and no `id`.
     @inlinable public init(
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
         initialCursor: Cursor? = nil,
+        restoring: FeedState<Item, Cursor>? = nil,
+        restorePolicy: RestorePolicy = .always,
         fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
     ) {
         self.init(
             source: ClosurePageSource(fetch), clock: clock, configuration: configuration, initialCursor: initialCursor,
-            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil)
+            identities: configuration.duplicates == .drop ? _IdentityFilter() : nil,
+            restoring: restoring, restorePolicy: restorePolicy)
     }
 }
 

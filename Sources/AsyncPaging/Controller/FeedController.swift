@@ -38,6 +38,10 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     public nonisolated let configuration: FeedConfiguration
     /// The clock every timer of this controller runs on.
     public nonisolated let clock: any Clock<Duration>
+    /// The scroll anchor of the state this controller was restored from
+    /// (``FeedState/anchorIndex``), as an index of its first snapshot: where the UI scrolls to
+    /// before showing the list. `nil` when not restored, or restored without an anchor.
+    public nonisolated let restoredAnchorIndex: Int?
 
     @usableFromInline let source: any PageSource<Item, Cursor>
     /// The ids of the listed items, when duplicates are dropped by id.
@@ -112,40 +116,57 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     ///   - configuration: Page size, initial load, overlap policies, retry, timeout, duplicates.
     ///   - initialCursor: Where the initial load starts: `nil` (the default) for the first page,
     ///     or the cursor of the page to open at (a deep link), after which both ends can load.
+    ///   - restoring: A saved list (``FeedController/exportState(anchorIndex:savedBy:)``) to show at
+    ///     once instead of running the initial load: the first snapshot (version 1) has its
+    ///     items and generation, with change ``FeedChange/replaced``; both ends load on from
+    ///     its cursors; ``FeedConfiguration/maximumItems`` applies from the next load.
+    ///   - restorePolicy: Whether a restored controller then refreshes (from `initialCursor`):
+    ///     ``RestorePolicy/always`` by default. Ignored without `restoring:`.
     public init(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
-        initialCursor: Cursor? = nil
+        initialCursor: Cursor? = nil,
+        restoring: FeedState<Item, Cursor>? = nil,
+        restorePolicy: RestorePolicy = .always
     ) {
-        self.init(source: source, clock: clock, configuration: configuration, initialCursor: initialCursor, identities: nil)
+        self.init(
+            source: source, clock: clock, configuration: configuration, initialCursor: initialCursor, identities: nil,
+            restoring: restoring, restorePolicy: restorePolicy)
     }
 
     /// Creates a controller that identifies items by `id`, so that items already in the list
-    /// are handled by ``FeedConfiguration/duplicates``.
+    /// are handled by ``FeedConfiguration/duplicates``; `restoring:` (a saved ``FeedState`` to show
+    /// at once) and `restorePolicy:` as on the initializer with a source and no `id`.
     @inlinable public init<ID: Hashable & Sendable>(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
         initialCursor: Cursor? = nil,
+        restoring: FeedState<Item, Cursor>? = nil,
+        restorePolicy: RestorePolicy = .always,
         id: @escaping @Sendable (Item) -> ID
     ) {
         // Made here, where `ID` is known, so that ids are hashed as their own type.
         self.init(
             source: source, clock: clock, configuration: configuration, initialCursor: initialCursor,
-            identities: configuration.duplicates == .drop ? _IdentityFilter(id: id) : nil)
+            identities: configuration.duplicates == .drop ? _IdentityFilter(id: id) : nil,
+            restoring: restoring, restorePolicy: restorePolicy)
     }
 
-    /// Creates a controller whose source is a closure.
+    /// Creates a controller whose source is a closure; `restoring:` (a saved ``FeedState`` to show
+    /// at once) and `restorePolicy:` as on the initializer with a source and no `id`.
     public init(
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
         initialCursor: Cursor? = nil,
+        restoring: FeedState<Item, Cursor>? = nil,
+        restorePolicy: RestorePolicy = .always,
         fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
     ) {
         self.init(
             source: ClosurePageSource(fetch), clock: clock, configuration: configuration, initialCursor: initialCursor,
-            identities: nil)
+            identities: nil, restoring: restoring, restorePolicy: restorePolicy)
     }
 
     @inlinable init(
@@ -153,7 +174,9 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         clock: any Clock<Duration>,
         configuration: FeedConfiguration,
         initialCursor: Cursor?,
-        identities: _IdentityFilter<Item>?
+        identities: _IdentityFilter<Item>?,
+        restoring state: FeedState<Item, Cursor>? = nil,
+        restorePolicy: RestorePolicy = .always
     ) {
         self.source = source
         self.clock = clock
@@ -161,12 +184,27 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         self.identities = identities
         var machine = Machine(configuration: configuration, identifiesItems: identities != nil)
         var initialActions: [Machine.Action] = []
-        if configuration.loadsInitialPage {
-            _ = machine.refreshRequested(from: initialCursor, into: &initialActions)
+        var firstSnapshot = FeedSnapshot<Item>.initial
+        if let state {
+            // Shown at once (FeedController+Restore.swift); the policy decides on a refresh.
+            var restored = ItemStore<Item>()
+            restoredAnchorIndex = Self._restore(state, into: &machine, store: &restored, identities: identities)
+            firstSnapshot = FeedSnapshot(
+                version: 1, generation: state.generation, change: .replaced, contents: restored.contents)
+            self.store = restored
+            self.latest = firstSnapshot
+            if restorePolicy.refreshes(savedAt: state.savedAt) {
+                _ = machine.refreshRequested(from: initialCursor, into: &initialActions)
+            }
+        } else {
+            restoredAnchorIndex = nil
+            if configuration.loadsInitialPage {
+                _ = machine.refreshRequested(from: initialCursor, into: &initialActions)
+            }
         }
         self.machine = machine
         self.broadcaster = FeedBroadcaster(
-            snapshot: .initial, status: machine.status, loadStates: machine.loadStates,
+            snapshot: firstSnapshot, status: machine.status, loadStates: machine.loadStates,
             loadingSides: machine.refreshLoad == nil ? [] : [.refresh])
         selfReference.set(self)
         // The initial load's `began` is replayed to every subscriber by the broadcaster; what

@@ -36,6 +36,13 @@ struct BoundMachineTests {
         return trim
     }
 
+    @Test func withoutABoundNoPageIsRecorded() {
+        var machine = M.loaded(M.configuration(), from: 50, page: Self.page(50))
+        _ = machine.loadMoreRequested()
+        _ = land(&machine, 2, Self.page(51))
+        #expect(machine.pages.isEmpty && machine.pages.itemCount == 0, "an unbounded feed pays nothing for records")
+    }
+
     @Test func belowTheBoundNothingIsDropped() {
         var machine = opened()
         _ = machine.loadMoreRequested()

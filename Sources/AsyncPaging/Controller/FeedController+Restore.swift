@@ -1,0 +1,131 @@
+// Export and restore (issue 13): the applied list as a ``FeedState``, and the setup of a
+// controller created from one (its designated initializer calls `_restore`).
+extension FeedController {
+    /// The list as it is now, as a value to save: every applied page with its items and
+    /// cursors, the generation, the scroll anchor and the time on `clock`. O(items).
+    ///
+    /// A bounded feed (``FeedConfiguration/maximumItems``) saves its pages one by one; an
+    /// unbounded one, which keeps no record per page, saves its list as one page with the
+    /// cursors of its two ends (what it needs to load on at both ends after a restore).
+    ///
+    /// Only applied pages are exported: a load in flight is not (its page has not landed), nor
+    /// are the cursors of empty pages a load followed, nor failures or halted ends (a restored
+    /// controller re-derives a halt from the cursors). The items are exported as shown: edits
+    /// included (an updated item as updated, a removed one left out, items inserted at the top
+    /// in the first page). Duplicates dropped on the way in are not in the list, so not in the
+    /// state.
+    /// - Parameters:
+    ///   - anchorIndex: The index (in the current list, ``currentSnapshot``) of the item the
+    ///     UI shows at the top; an index outside the list saves no anchor.
+    ///   - clock: The clock that stamps ``FeedState/savedAt``: real time by default, the same
+    ///     clock a restoring ``RestorePolicy/ifOlderThan(_:clock:)`` reads.
+    /// - Returns: The state, or `nil` before the first page has been applied (nothing to
+    ///   restore: create the controller without `restoring:`).
+    public func exportState(anchorIndex: Int? = nil, savedBy clock: any EpochClock = WallClock()) -> FeedState<Item, Cursor>? {
+        let records = inMachine { machine in
+            machine.keepsPages ? Array(machine.pages) : machine.wholeListAsOnePage(itemCount: store.count)
+        }
+        guard !records.isEmpty else { return nil }
+        let contents = store.contents
+        // Edits (FeedController+Edits.swift) lie over the store: removed items are skipped and
+        // updated ones exported as shown. Both are named by logical position.
+        let edits = overlay.flatMap { $0.removed.isEmpty && $0.replacedPositions.isEmpty ? nil : $0 }
+        let logicalOffset = contents.counts.logicalOffset
+        var nextRemoved = 0
+        var pages: [Page<Item, Cursor>] = []
+        pages.reserveCapacity(records.count)
+        var storeIndex = 0
+        var exported = 0
+        for record in records {
+            // The records count the store's items exactly (removed ones included until the
+            // edits are folded); `min` only keeps a bad count from reading past the list.
+            let count = Swift.max(0, Swift.min(record.itemCount, contents.count - storeIndex))
+            var items: [Item] = []
+            items.reserveCapacity(count)
+            if let edits {
+                for index in storeIndex..<(storeIndex + count) {
+                    let position = index + logicalOffset
+                    while nextRemoved < edits.removed.count && edits.removed[nextRemoved] < position { nextRemoved += 1 }
+                    if nextRemoved < edits.removed.count && edits.removed[nextRemoved] == position { continue }
+                    items.append(edits.replacement(at: position) ?? contents[index])
+                }
+            } else {
+                for index in storeIndex..<(storeIndex + count) { items.append(contents[index]) }
+            }
+            storeIndex += count
+            exported += items.count
+            pages.append(Page(items: items, previous: record.previous, next: record.next))
+        }
+        let anchor = anchorIndex.flatMap { (0..<exported).contains($0) ? $0 : nil }
+        // The records form one list by construction; should they ever not, no state is better
+        // than a trap.
+        return try? FeedState(
+            pages: pages, generation: latest.generation, anchorIndex: anchor, savedAt: clock.timeSinceEpoch)
+    }
+
+    /// Sets up a new controller's machine and store from `state`: the pages are recorded with
+    /// the cursors they were fetched with (page `k > 0`: the `next` of page `k - 1`; the first
+    /// page: the `previous` of the second, if any), those cursors go into the repeated-cursor
+    /// guard and the items' ids into the duplicate filter. Duplicates are dropped as a load
+    /// drops them (the first stays). Returns the anchor as an index of the restored list: the
+    /// anchor item's, or the next kept item's when the anchor was a dropped duplicate.
+    @inlinable static func _restore(
+        _ state: FeedState<Item, Cursor>, into machine: inout Machine, store: inout ItemStore<Item>,
+        identities: _IdentityFilter<Item>?
+    ) -> Int? {
+        var records: [_PageRecord<Cursor>] = []
+        records.reserveCapacity(state.pages.count)
+        var exportedOffset = 0
+        var restoredAnchor: Int?
+        for (index, page) in state.pages.enumerated() {
+            let countBefore = store.count
+            if let identities {
+                if let anchor = state.anchorIndex, restoredAnchor == nil, anchor < exportedOffset + page.items.count {
+                    // Split at the anchor to learn how many kept items come before it.
+                    let before = identities.recordNew(Array(page.items[..<(anchor - exportedOffset)])).kept
+                    let after = identities.recordNew(Array(page.items[(anchor - exportedOffset)...])).kept
+                    restoredAnchor = countBefore + before.count
+                    store.append(contentsOf: before)
+                    store.append(contentsOf: after)
+                } else {
+                    store.append(contentsOf: identities.recordNew(page.items).kept)
+                }
+            } else {
+                if let anchor = state.anchorIndex, restoredAnchor == nil, anchor < exportedOffset + page.items.count {
+                    restoredAnchor = anchor
+                }
+                store.append(contentsOf: page.items)
+            }
+            exportedOffset += page.items.count
+            records.append(_PageRecord(
+                itemCount: store.count - countBefore, previous: page.previous, next: page.next,
+                fetchedWith: FeedState<Item, Cursor>.fetchedCursor(ofPageAt: index, in: state.pages)))
+        }
+        machine.restore(pages: records)
+        guard let restoredAnchor, store.count > 0 else { return nil }
+        return Swift.min(restoredAnchor, store.count - 1)
+    }
+}
+
+extension FeedController where Item: Identifiable {
+    /// ``exportState(anchorIndex:savedBy:)`` with the anchor given by the id of the item the
+    /// UI shows at the top, found by a linear search of the list (O(items)); an id not in the
+    /// list saves no anchor.
+    public func exportState(anchorID: Item.ID?, savedBy clock: any EpochClock = WallClock()) -> FeedState<Item, Cursor>? {
+        // Searched in the list as shown (edits included), which is the exported list; without
+        // edits, in the store directly (the snapshot's subscript checks for edits per item).
+        var anchorIndex: Int?
+        if let anchorID {
+            if let overlay, !overlay.removed.isEmpty || !overlay.replacedPositions.isEmpty {
+                anchorIndex = latest.firstIndex { $0.id == anchorID }
+            } else {
+                let contents = store.contents
+                for index in 0..<contents.count where contents[index].id == anchorID {
+                    anchorIndex = index
+                    break
+                }
+            }
+        }
+        return exportState(anchorIndex: anchorIndex, savedBy: clock)
+    }
+}
