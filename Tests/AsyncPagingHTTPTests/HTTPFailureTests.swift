@@ -61,9 +61,11 @@ struct HTTPFailureTests {
     func slowPageTimesOut() async throws {
         let server = try FixtureServer.start()
         defer { server.stop() }
-        try await withDeadline(20, "slow page") {
+        try await withDeadline(45, "slow page") {
+            // The server watches the slow request for 30 s (with 10 s it missed the close once
+            // on a machine loaded by four builds at once), far longer than the timeout takes.
             let feed = FeedController(
-                source: Self.cursorSource(server, "delay_ms=10000&tag=slow-timeout&always=1"),
+                source: Self.cursorSource(server, "delay_ms=30000&tag=slow-timeout&always=1"),
                 configuration: try FeedConfiguration(pageSize: 10, loadsInitialPage: false, timeout: .milliseconds(300)),
                 id: \.id)
             let result = await feed.refresh()
@@ -71,7 +73,7 @@ struct HTTPFailureTests {
                 Issue.record("refresh: \(result)")
                 return
             }
-            #expect(try await server.waitUntilClosed(tag: "slow-timeout"))
+            #expect(try await server.waitUntilClosed(tag: "slow-timeout", timeoutMilliseconds: 25_000))
         }
     }
 
