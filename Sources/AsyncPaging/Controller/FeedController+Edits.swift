@@ -103,6 +103,7 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
         index.record(items, from: store.droppedAtStart - store.addedAtStart)
         machine.itemsInsertedAtTop(items.count)
         publishList(replacing: false)
+        publishStates() // ends the turn: `updates` readers get the insert now
     }
 
     /// How many edits an overlay holds before they are folded into the list.
@@ -169,6 +170,7 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
             version: latest.version + 1, generation: latest.generation, change: change, contents: store.contents,
             overlay: overlay)
         broadcaster.publish(latest)
+        publishStates() // ends the turn: `updates` readers get the edit now
     }
 
     /// Writes the edits into a new store (O(list)): the items as shown, in order; the pages'

@@ -190,7 +190,7 @@ struct FeedUpdatesTests {
         await feed.close()
     }
 
-    @Test("an edit made while a load is in flight reaches update readers only with that load's turn (reported to the lead)")
+    @Test("an edit made while a load is in flight reaches update readers at once, then the page")
     func editDuringALoad() async throws {
         source.enqueue(pageResponse(0, latency: .zero), pageResponse(1))
         let feed = PostFeed(source: source, clock: clock, configuration: configuration())
@@ -202,13 +202,12 @@ struct FeedUpdatesTests {
         let loading = await updates.next()
         #expect(loading?.status == .loadingMore)
         _ = try await feed.update(Post(id: 3))
-        withKnownIssue("edits publish no states after their list; FeedController+Edits.swift should end with publishStates()") {
-            // Pending: a reader waits for the load's turn to see the edit.
-            #expect(feed.updates.broadcaster.state.withLock { $0.updatePending } == false)
-        }
+        let edited = await updates.next() // the edit's own turn, while the load runs
+        #expect(edited?.snapshot.change == .updated([3]))
+        #expect(edited?.status == .loadingMore)
         clock.advance(by: .seconds(2))
         #expect(await loadMore == .completed(.loadMore, applied: 15))
-        let landed = await updates.next() // the edit and the page, together
+        let landed = await updates.next()
         #expect(landed?.snapshot.count == 30)
         #expect(landed?.status == .idle)
         await feed.close()
