@@ -201,7 +201,7 @@ struct EditTests {
 
     @Test("random loads at both ends and edits agree with a plain array", arguments: 0..<6)
     func randomEditsAndLoads(seed: Int) async throws {
-        var random = SplitMix(seed: UInt64(seed))
+        var random = SplitMix64(seed: UInt64(seed))
         let feed = await feed(at: 50)
         var expected = (500..<510).map { Note(id: $0, text: "v0") }
         var nextInserted = 100_000
@@ -293,7 +293,7 @@ struct EditTests {
 
     @Test("random loads at both ends, edits and a bound agree with a model of pages", arguments: 0..<8)
     func randomEditsLoadsAndTheBound(seed: Int) async throws {
-        var random = SplitMix(seed: UInt64(seed) &+ 1_000)
+        var random = SplitMix64(seed: UInt64(seed) &+ 1_000)
         let maximum = 25 + Int(random.next() % 20)
         let feed = await feed(maximumItems: maximum, at: 50)
         var model = PageModel(pages: [.init(number: 50, slots: (500..<510).map { Note(id: $0, text: "v0") })], maximum: maximum)
@@ -336,19 +336,6 @@ struct EditTests {
             let shown = Array(feed.currentSnapshot)
             #expect(shown == model.shown, "seed \(seed), step \(step), bound \(maximum)")
             if shown != model.shown { return }
-        }
-    }
-
-    /// A small deterministic generator.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

@@ -5,18 +5,6 @@ import Testing
 /// change between views, and the release of dropped chunks.
 @Suite("Item storage with drops")
 struct BoundedStoreTests {
-    /// A deterministic generator, so that a failure replays.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Checks that `change` describes going from `older` to `newer`: the counts fit in the lists,
     /// and the older list without its removed items equals the newer one without its inserted items.
     static func expectDescribes(_ change: FeedChange, from older: [Int], to newer: [Int]) {
@@ -49,7 +37,7 @@ struct BoundedStoreTests {
 
     @Test("random appends, prepends and drops at both ends read back like an array; older views keep their items", arguments: 0..<4)
     func randomOperationsMatchAnArray(seed: UInt64) {
-        var random = Generator(state: seed)
+        var random = SplitMix64(seed: seed)
         var store = ItemStore<Int>()
         var reference: [Int] = []
         var views: [(ItemStoreContents<Int>, [Int])] = []
