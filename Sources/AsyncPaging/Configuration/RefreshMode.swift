@@ -6,13 +6,17 @@ public enum RefreshMode: Sendable, Hashable {
     /// data and the first page shares an id with the list, only the page's items before the
     /// first known id are inserted at the top (``FeedChange/prepended(_:)``, same generation);
     /// every loaded page stays, and a load at the end runs on (a refresh in this mode neither
-    /// cancels one nor is cancelled by one). The rest of the page is taken as already listed
-    /// and counted in ``LoadSummary/droppedDuplicates``.
+    /// cancels one nor is cancelled by one; a load at the start follows the refresh rules as in
+    /// ``replace``). The rest of the page is taken as already listed and counted in
+    /// ``LoadSummary/droppedDuplicates``; the outcome's ``LoadSummary/reachedEnd`` says whether
+    /// the list's end is the end of the data, and the refresh's event is
+    /// ``FeedEndReason/completed`` (the merged page's `next` is not followed).
     ///
     /// When the page shares no id with the list (more new items than a page, or a list that
     /// changed), the refresh replaces the list as ``replace`` does, and a load at the end still
     /// in flight is cancelled then (``CancellationReason/preemptedByRefresh``): its page belonged
     /// to the old list. A refresh from a cursor (``FeedController/refresh(from:)``), a list that
-    /// does not start at the start of the data, and items without ids always replace.
+    /// does not start at the start of the data, and items without ids or with
+    /// ``DuplicatePolicy/keep`` (no ids are kept to find the overlap) always replace.
     case mergeAtHead
 }

@@ -306,7 +306,9 @@
                 isRecheck: current.isRecheck, into: &actions)
             return .started(id)
         }
-        if let refresh = refreshLoad, !refresh.mergesAtHead {
+        // Only a load at the end runs beside a head-merging refresh: the merge keeps the list's
+        // end and resets its start, where a load-previous would land on the old list.
+        if let refresh = refreshLoad, !(refresh.mergesAtHead && side == .loadMore) {
             if !hasLoadedFirstPage { return .answered(.ignored(.firstPageLoading)) }
             if edge.halt != nil { return .answered(.ignored(.stoppedByGuard)) }
             let refreshWins = side == .loadMore

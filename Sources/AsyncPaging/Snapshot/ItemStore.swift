@@ -196,6 +196,12 @@
             removedAtEnd = older.count - removedAtStart
             insertedAtStart = Swift.min(insertedAtStart, count)
             insertedAtEnd = count - insertedAtStart
+            if removedAtStart == 0 && removedAtEnd == 0 {
+                // The older list was empty: only items added (what went had come after it).
+                if insertedAtStart == 0 { return .appended(0..<count) }
+                if insertedAtEnd == 0 { return .prepended(0..<insertedAtStart) }
+                return .extended(prepended: 0..<insertedAtStart, appended: insertedAtStart..<count)
+            }
         }
         return .ends(FeedEndsChange(
             removedAtStart: removedAtStart, insertedAtStart: insertedAtStart,

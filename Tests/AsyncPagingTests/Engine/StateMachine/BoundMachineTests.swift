@@ -36,6 +36,24 @@ struct BoundMachineTests {
         return trim
     }
 
+    @Test func aLoadPreviousBesideAHeadMergingRefreshFollowsTheRefreshRules() {
+        // Found by the model runs: the bound can make the start loadable while a head-merging
+        // refresh is in flight; a load at the start must not run beside it (the merge resets
+        // the start), so the default policy cancels the refresh.
+        var machine = M.loaded(
+            M.configuration(refreshMode: .mergeAtHead, maximumItems: 10), page: M.page(0..<10, previous: nil, next: 1),
+            identifiesItems: true)
+        #expect(machine.refreshRequested().0 == .started(M.id(2)))
+        #expect(machine.refreshLoad?.mergesAtHead == true)
+        _ = machine.loadMoreRequested()
+        _ = land(&machine, 3, M.page(10..<20, previous: 0, next: 2))
+        #expect(machine.start.cursor == 0 && !machine.start.reachedEnd, "the bound dropped the first page")
+        let (decision, actions) = machine.loadPreviousRequested()
+        #expect(decision == .started(M.id(4)))
+        #expect(actions == M.cancelled(2, .refresh, .preemptedByLoadPrevious) + [M.began(.loadPrevious), M.fetch(4, .loadPrevious, cursor: 0)])
+        #expect(machine.refreshLoad == nil)
+    }
+
     @Test func withoutABoundNoPageIsRecorded() {
         var machine = M.loaded(M.configuration(), from: 50, page: Self.page(50))
         _ = machine.loadMoreRequested()
