@@ -89,6 +89,18 @@ let allScenarios: [InstructionScenario] = {
             await appendPages(await makeAppendHarness(.engine, firstPage: makeItems(100_000, of: FeedItem.self)), pages: pages)
         },
         InstructionScenario(
+            name: "page.two-word.engine.100k.task-per-page", iterations: 200,
+            summary: "the same, each page from a task of its own (as a screen's button or scroll handler calls it)"
+        ) { pages in
+            // Unchecked: each page's task is awaited before the next starts, so the harness is
+            // never used from two tasks at once.
+            nonisolated(unsafe) let harness = await makeAppendHarness(.engine, firstPage: makeItems(100_000, of: FeedItem.self))
+            for _ in 0..<warmupPages { await harness.appendPage() }
+            await measured {
+                for _ in 0..<pages { await Task { await harness.appendPage() }.value }
+            }
+        },
+        InstructionScenario(
             name: "page.two-word.seed-port.100k", iterations: 10,
             summary: "the seed port at 100k (rebuilds the list each page)"
         ) { pages in
