@@ -23,6 +23,16 @@ enum ModelOperation: Equatable, CustomStringConvertible {
         }
     }
 
+    /// One random operation, or now and then a scroll: two to five loads at one end, each
+    /// followed by a clock move to the next deadline, so that runs go far enough for a bounded
+    /// feed (FeedConfiguration.maximumItems) to drop pages at both ends and load them again.
+    static func randomBatch(using random: inout SplitMix64) -> [ModelOperation] {
+        guard random.chance(12) else { return [Self.random(using: &random)] }
+        let side: ModelCall = random.chance(50) ? .loadMore : .loadPrevious
+        let count = 2 + random.below(4)
+        return (0..<count).flatMap { _ in [.call(side), .advanceToNextDeadline] }
+    }
+
     /// A random operation: calls and clock moves most often, subscribers now and then, close
     /// rarely (every run closes or releases the controller at its end anyway).
     static func random(using random: inout SplitMix64) -> ModelOperation {

@@ -11,7 +11,8 @@ import AsyncPagingTesting
 /// run that opens at a cursor (`initialCursor`, `refresh(from:)`) loads both ways. Bad input
 /// comes at both ends: failures, hangs, slow answers that ignore cancellation, empty pages that
 /// claim more, the start or the end of the data, cursors that point back at pages already
-/// fetched (a loop), and duplicate ids.
+/// fetched (a loop), and duplicate ids. In some runs no page names a `previous` (a source that
+/// pages forward only).
 struct ResponsePlan: Sendable {
     /// One planned answer.
     struct Response: Sendable, Equatable, CustomStringConvertible {
@@ -67,6 +68,9 @@ struct ResponsePlan: Sendable {
     /// Whether request 0 is the initial load: it must sleep, so that the test subscribes
     /// before anything is published.
     let firstRequestSleeps: Bool
+    /// A source that pages forward only (`Page(items:next:)`): no page names a `previous`, so
+    /// the list starts at its first page and the bound can never drop pages at the start.
+    var forwardOnly = false
 
     func response(forRequest index: Int, cursor: Int?) -> Response {
         var random = SplitMix64(seed: seed, stream: UInt64(index) &+ 1)
@@ -90,7 +94,7 @@ struct ResponsePlan: Sendable {
         case ..<86: next = position - random.below(3) // back at this page or one before it: a loop
         default: next = position + 1
         }
-        let previous: Int?
+        var previous: Int?
         switch random.below(100) {
         // The page a nil cursor asks for is mostly the start of the data, as for a source that
         // only pages forward.
@@ -99,6 +103,7 @@ struct ResponsePlan: Sendable {
         case ..<86: previous = position + random.below(3) // back at this page or one after it: a loop
         default: previous = position - 1
         }
+        if forwardOnly { previous = nil }
         var ids: [Int] = []
         if kind >= 32 { // 10% empty pages
             let count = 1 + random.below(3)
