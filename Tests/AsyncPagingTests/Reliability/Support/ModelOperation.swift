@@ -27,7 +27,7 @@ enum ModelOperation: Equatable, CustomStringConvertible {
     /// followed by a clock move to the next deadline, so that runs go far enough for a bounded
     /// feed (FeedConfiguration.maximumItems) to drop pages at both ends and load them again.
     static func randomBatch(using random: inout SplitMix64) -> [ModelOperation] {
-        guard random.chance(12) else { return [Self.random(using: &random)] }
+        guard random.chance(20) else { return [Self.random(using: &random)] }
         let side: ModelCall = random.chance(50) ? .loadMore : .loadPrevious
         let count = 2 + random.below(4)
         return (0..<count).flatMap { _ in [.call(side), .advanceToNextDeadline] }
@@ -37,7 +37,7 @@ enum ModelOperation: Equatable, CustomStringConvertible {
     /// rarely (every run closes or releases the controller at its end anyway).
     static func random(using random: inout SplitMix64) -> ModelOperation {
         switch random.below(100) {
-        case ..<8: .call(.refresh)
+        case ..<10: .call(.refresh)
         case ..<14: .call(.refreshFrom(random.pick([-4, 6, 20])))
         case ..<27: .call(.loadMore)
         case ..<40: .call(.loadPrevious)

@@ -141,6 +141,14 @@ struct ReferenceModel {
     private(set) var hasFirstPage = false
     /// The list's pages, first to last.
     private(set) var pages: [PageRecord] = []
+    /// For coverage only: refreshes that merged at the head; ids dropped by the bound, and how
+    /// many came back.
+    private(set) var mergedHeads = 0
+    private(set) var mergesThatDropped = 0
+    private(set) var mergingRefreshes = 0
+    private(set) var mergesThatReplaced = 0
+    private var droppedIDs: Set<Int> = []
+    private(set) var reloadedAfterDrop = 0
     private(set) var loads: [FeedSide: Load] = [:]
     private var ends: [FeedSide: End] = [.loadMore: End(), .loadPrevious: End()]
     /// Cursors fetched since the last applied refresh, at either end.
@@ -227,6 +235,15 @@ struct ReferenceModel {
             }
         }
         return loading
+    }
+
+    /// Engine bug 1 of h11-model-ENGINE-BUGS.md: `loadPrevious()` while a head-merging refresh
+    /// is in flight and the start is loadable (the bound dropped the first page) must follow
+    /// `loadPreviousDuringRefresh`; the engine runs it beside the refresh. The runs do not ask
+    /// for it until the engine is fixed (FoundByRandomizedRunsTests has the directed test).
+    var loadPreviousHitsKnownEngineBug: Bool {
+        guard !isClosed, let refresh = loads[.refresh], refresh.mergesAtHead else { return false }
+        return !ends[.loadPrevious]!.atEndOfData
     }
 
     /// The earliest deadline that is not a hang's.
@@ -536,11 +553,13 @@ struct ReferenceModel {
             }
             // Sharing no id, it replaces the list as a plain refresh does; the loads at the ends
             // (whose pages belonged to the old list) are cancelled then.
+            mergesThatReplaced += 1
             for end in Self.ends {
                 if let other = loads[end] { finish(other, .cancelled(.preemptedByRefresh)) }
             }
         }
         let (applied, dropped) = apply(ids, at: side)
+        if side != .refresh { reloadedAfterDrop += ids.filter(droppedIDs.contains).count }
         if side == .refresh {
             // A new list: its own cursors, both ends open again, every failure cleared.
             hasFirstPage = true
@@ -599,10 +618,12 @@ struct ReferenceModel {
         let dropped = ids.count - kept.count
         if dropped > 0 { diagnostics.append(.duplicatesDropped(side: .refresh, count: dropped)) }
         list = kept + list
+        mergedHeads += 1
         failures.removeAll { $0.side == .refresh }
         ends[.loadPrevious] = End(cursor: previous, atEndOfData: previous == nil)
         pages.insert(PageRecord(count: kept.count, previous: previous, next: next, fetchedWith: nil), at: 0)
         let removed = trimToBound(grownAt: .loadPrevious)
+        if removed.atEnd > 0 { mergesThatDropped += 1 }
         publish(insertedAtStart: kept.count, insertedAtEnd: 0, removedAtStart: 0, removedAtEnd: removed.atEnd)
         // The summary's reachedEnd says whether the list's end is the end of the data (the merged
         // page's own `next` is not followed); the event is `completed` (see ENGINE-BUGS, question 2).
@@ -633,6 +654,7 @@ struct ReferenceModel {
             let record = atStart ? pages.removeFirst() : pages.removeLast()
             if let cursor = record.fetchedWith { fetchedCursors.remove(cursor) }
             for cursor in record.followedEmpty { fetchedCursors.remove(cursor) }
+            droppedIDs.formUnion(atStart ? list.prefix(record.count) : list.suffix(record.count))
             if atStart { list.removeFirst(record.count) } else { list.removeLast(record.count) }
             droppedPages += 1
             droppedItems += record.count
@@ -716,6 +738,7 @@ struct ReferenceModel {
             number: lastLoadNumber, side: side, startCursor: cursor, cursor: cursor, attempt: attempt,
             firstAttempt: attempt, refetchesEdgePage: refetchesEdgePage)
         if side == .refresh { load.mergesAtHead = mergesAtHead(from: cursor) }
+        if load.mergesAtHead { mergingRefreshes += 1 }
         loads[side] = load
         if side == .refresh { refreshCursor = cursor }
         if announce { events.append(.began(side)) }
