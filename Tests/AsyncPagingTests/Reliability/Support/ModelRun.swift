@@ -528,6 +528,19 @@ final class ModelRun {
         try expect(
             middleOlder.elementsEqual(middleNewer),
             "\(pair): the older list \(olderIDs) without its removed items is not the newer \(newerIDs) without its inserted ones")
+        // Keeping a scroll position (FeedChange): row i of the older list that stayed is row
+        // i + indexShift of the newer one; the ranges a table view deletes and inserts.
+        try expect(
+            change.indexShift == ends.insertedAtStart - ends.removedAtStart
+                && change.prependedCount == ends.insertedAtStart,
+            "\(pair): indexShift \(change.indexShift), prependedCount \(change.prependedCount)")
+        let removed = ends.removedRanges(olderCount: olderIDs.count)
+        let inserted = ends.insertedRanges(newerCount: newerIDs.count)
+        try expect(
+            removed.atStart.count + removed.atEnd.count + middleOlder.count == olderIDs.count
+                && inserted.atStart.count + inserted.atEnd.count + middleNewer.count == newerIDs.count
+                && removed.atStart.upperBound == middleOlder.startIndex && inserted.atStart.upperBound == middleNewer.startIndex,
+            "\(pair): ranges \(removed) and \(inserted) do not frame the rows kept")
         let droppedOlder = model.versions[Int(older.version)], droppedNewer = model.versions[Int(newer.version)]
         try expect(
             ends.removedAtStart == 0 || droppedNewer.droppedAtStart > droppedOlder.droppedAtStart,
