@@ -157,6 +157,7 @@ let allScenarios: [InstructionScenario] = {
             await appendPages(await makeAppendHarness(contender, firstPage: makeItems(1_000, of: IdentifiedPost.self)), pages: pages)
         })
     }
+    scenarios += boundedScenarios
     return scenarios
 }()
 

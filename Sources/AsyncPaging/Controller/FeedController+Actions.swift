@@ -246,11 +246,9 @@ extension FeedController {
         if replacing {
             change = .replaced
         } else {
-            let previous = latest.contents
-            guard contents.count != previous.count || contents.addedAtStart != previous.addedAtStart
-                || contents.droppedAtStart != previous.droppedAtStart || contents.droppedAtEnd != previous.droppedAtEnd
-            else { return }
-            change = contents.change(since: previous)
+            let previous = latest.contents.counts // the counts alone: copying the view retains its tables
+            guard contents.counts != previous else { return }
+            change = contents.counts.change(since: previous)
         }
         latest = FeedSnapshot(
             version: latest.version + 1,

@@ -65,9 +65,6 @@
         /// A refresh in ``RefreshMode/mergeAtHead`` that may keep the list: it neither cancels a
         /// load at the end nor is cancelled by one.
         @usableFromInline var mergesAtHead = false
-        /// The cursors of the empty pages this load followed (an end's load only), so that
-        /// dropping its page for the bound forgets them too.
-        @usableFromInline var followedEmpty: [Cursor] = []
 
         @inlinable init(id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, isRecheck: Bool) {
             self.id = id
@@ -179,6 +176,14 @@
     @usableFromInline var refreshOrigin: Cursor?
     /// The list's pages, first to last: what the bound drops, and what export writes.
     @usableFromInline var pages = _PageRecords<Cursor>()
+    /// The cursors of the empty pages that the load in flight at each end followed, until its
+    /// page lands (kept apart from ``Load`` so that a load stays a plain value: an array in it
+    /// made every copy of a load go through value witnesses, ~5,000 instructions a page).
+    @usableFromInline var startFollowedEmpty: [Cursor] = []
+    @usableFromInline var endFollowedEmpty: [Cursor] = []
+    /// For a page whose load followed empty pages before it (rare), those pages' cursors, by
+    /// the cursor that fetched the page: dropping the page for the bound forgets them too.
+    @usableFromInline var emptyPagesBefore: [Cursor: [Cursor]] = [:]
 
     /// Whether the controller identifies items (so a refresh can merge at the head).
     @usableFromInline let identifiesItems: Bool
@@ -398,7 +403,7 @@
             // An empty page that claims more: follow it within this load, applying nothing.
             if !isRefresh, let cursor = current.cursor {
                 followedCursors.insert(cursor)
-                current.followedEmpty.append(cursor)
+                if side == .loadPrevious { startFollowedEmpty.append(cursor) } else { endFollowedEmpty.append(cursor) }
             }
             current.cursor = onward
             current.step += 1
@@ -436,6 +441,7 @@
         let onward = side == .loadPrevious ? previous : next
         if isRefresh {
             followedCursors.removeAll()
+            emptyPagesBefore = [:]
             pages.removeAll()
             hasLoadedFirstPage = true
             failures = []
@@ -447,9 +453,15 @@
         }
         if let cursor = current.cursor { followedCursors.insert(cursor) }
         // Counted when applied (``pageApplied``).
-        let record = _PageRecord(
-            itemCount: 0, previous: previous, next: next, fetchedWith: current.cursor, followedEmpty: current.followedEmpty)
+        let record = _PageRecord(itemCount: 0, previous: previous, next: next, fetchedWith: current.cursor)
         if side == .loadPrevious { pages.prepend(record) } else { pages.append(record) }
+        if !isRefresh {
+            let followed = side == .loadPrevious ? startFollowedEmpty : endFollowedEmpty
+            if !followed.isEmpty, let cursor = current.cursor {
+                emptyPagesBefore[cursor] = followed
+                if side == .loadPrevious { startFollowedEmpty = [] } else { endFollowedEmpty = [] }
+            }
+        }
         let edgeSide: FeedSide = side == .loadPrevious ? .loadPrevious : .loadMore
         var edge = self[edge: edgeSide]
         edge.edgePageCursor = current.cursor
@@ -541,7 +553,9 @@
     /// only if the page that then becomes the edge names the cursor back to it (`previous` at
     /// the start, `next` at the end), so that the dropped pages can be loaded again: that end
     /// becomes loadable from that cursor. The fetched cursors of dropped pages leave the
-    /// repeated-cursor guard, a load in flight at that end is cancelled
+    /// repeated-cursor guard (a cursor fetched twice — an empty page followed, then fetched
+    /// again with items — leaves with the first of its pages to go: the guard then misses that
+    /// one cursor, never reports a false loop), a load in flight at that end is cancelled
     /// (``CancellationReason/pagesDropped``: its page would follow a dropped one), and that
     /// end's failure and halt are cleared.
     @inlinable mutating func trimToBound(grownAt side: FeedSide, into actions: inout [Action]) -> Trim {
@@ -556,8 +570,12 @@
                 break
             }
             let record = atStart ? pages.removeFirst() : pages.removeLast()
-            if let cursor = record.fetchedWith { followedCursors.remove(cursor) }
-            for cursor in record.followedEmpty { followedCursors.remove(cursor) }
+            if let cursor = record.fetchedWith {
+                followedCursors.remove(cursor)
+                if !emptyPagesBefore.isEmpty, let followed = emptyPagesBefore.removeValue(forKey: cursor) {
+                    for cursor in followed { followedCursors.remove(cursor) }
+                }
+            }
             trim.pages += 1
             trim.items += record.itemCount
         }
@@ -702,6 +720,8 @@
             load.mergesAtHead = mergesAtHead(from: cursor)
         }
         self[load: side] = load
+        if side == .loadPrevious, !startFollowedEmpty.isEmpty { startFollowedEmpty = [] }
+        if side == .loadMore, !endFollowedEmpty.isEmpty { endFollowedEmpty = [] }
         if announce { actions.append(.emit(.began(side))) }
         actions.append(.startFetch(id, side: side, cursor: cursor, attempt: attempt, step: 0))
         return id

@@ -10,17 +10,16 @@
     @usableFromInline var previous: Cursor?
     /// The cursor of the page after this one; `nil`: none.
     @usableFromInline var next: Cursor?
-    /// The cursor this page was fetched with (`nil`: the first page of the data).
+    /// The cursor this page was fetched with (`nil`: the first page of the data). The cursors
+    /// of the empty pages its load followed before it, if any, are in the machine's
+    /// `emptyPagesBefore` (a record stays a plain value for plain cursors).
     @usableFromInline let fetchedWith: Cursor?
-    /// The cursors of the empty pages its load followed before it, oldest first (usually none).
-    @usableFromInline let followedEmpty: [Cursor]
 
-    @inlinable init(itemCount: Int, previous: Cursor?, next: Cursor?, fetchedWith: Cursor?, followedEmpty: [Cursor] = []) {
+    @inlinable init(itemCount: Int, previous: Cursor?, next: Cursor?, fetchedWith: Cursor?) {
         self.itemCount = itemCount
         self.previous = previous
         self.next = next
         self.fetchedWith = fetchedWith
-        self.followedEmpty = followedEmpty
     }
 }
 

@@ -99,11 +99,8 @@
     @usableFromInline let back: ChunkTable<Item>?
     /// The back run's position of index `i` (for `i >= frontCount`) is `backOffset + i`.
     @usableFromInline let backOffset: Int
-    @usableFromInline let count: Int
-    /// The store's counts when the view was made (``ItemStore/addedAtStart`` and the others).
-    @usableFromInline let addedAtStart: Int
-    @usableFromInline let droppedAtStart: Int
-    @usableFromInline let droppedAtEnd: Int
+    /// The number of items and the store's counts when the view was made.
+    @usableFromInline let counts: _ItemStoreCounts
 
     @inlinable init(
         front: ChunkTable<Item>?, frontUpper: Int, frontCount: Int,
@@ -115,10 +112,9 @@
         self.frontCount = frontCount
         self.back = back
         self.backOffset = backLower - frontCount
-        self.count = frontCount + backCount
-        self.addedAtStart = addedAtStart
-        self.droppedAtStart = droppedAtStart
-        self.droppedAtEnd = droppedAtEnd
+        self.counts = _ItemStoreCounts(
+            count: frontCount + backCount, addedAtStart: addedAtStart, droppedAtStart: droppedAtStart,
+            droppedAtEnd: droppedAtEnd)
     }
 
     @inlinable static var empty: ItemStoreContents {
@@ -127,8 +123,7 @@
             addedAtStart: 0, droppedAtStart: 0, droppedAtEnd: 0)
     }
 
-    /// Items added at the end since the store was made (the first page's included).
-    @inlinable var addedAtEnd: Int { count - addedAtStart + droppedAtStart + droppedAtEnd }
+    @inlinable var count: Int { counts.count }
 
     @inline(__always)
     @inlinable subscript(index: Int) -> Item {
@@ -147,10 +142,37 @@
         }
     }
 
-    /// What changed between `older`, a view of the same store, and this one: the items
-    /// removed and added at each end, from the store's counts. Items dropped and then loaded
-    /// again in between count as removed and added (their values may differ).
+    /// What changed between `older`, a view of the same store, and this one.
     @inlinable func change(since older: ItemStoreContents) -> FeedChange {
+        counts.change(since: older.counts)
+    }
+}
+
+/// The number of items in a view of an ``ItemStore`` and what the store had added and dropped
+/// at each end when the view was made: enough to tell what changed between two views.
+@usableFromInline struct _ItemStoreCounts: Equatable, Sendable {
+    @usableFromInline let count: Int
+    /// Items added at the start since the store was made.
+    @usableFromInline let addedAtStart: Int
+    /// Items dropped at the start since the store was made.
+    @usableFromInline let droppedAtStart: Int
+    /// Items dropped at the end since the store was made.
+    @usableFromInline let droppedAtEnd: Int
+
+    @inlinable init(count: Int, addedAtStart: Int, droppedAtStart: Int, droppedAtEnd: Int) {
+        self.count = count
+        self.addedAtStart = addedAtStart
+        self.droppedAtStart = droppedAtStart
+        self.droppedAtEnd = droppedAtEnd
+    }
+
+    /// Items added at the end since the store was made (the first page's included).
+    @inlinable var addedAtEnd: Int { count - addedAtStart + droppedAtStart + droppedAtEnd }
+
+    /// What changed between `older`, counts of the same store, and these: the items removed
+    /// and added at each end. Items dropped and then loaded again in between count as removed
+    /// and added (their values may differ).
+    @inlinable func change(since older: _ItemStoreCounts) -> FeedChange {
         var removedAtStart = droppedAtStart - older.droppedAtStart
         var removedAtEnd = droppedAtEnd - older.droppedAtEnd
         var insertedAtStart = addedAtStart - older.addedAtStart

@@ -61,7 +61,8 @@ enum MachineTest {
         refreshMode: RefreshMode = .replace,
         retry: RetryPolicy = .none,
         timeout: Duration? = nil,
-        maximumEmptyPagesFollowed: Int = 3
+        maximumEmptyPagesFollowed: Int = 3,
+        maximumItems: Int? = nil
     ) -> FeedConfiguration {
         do {
             return try FeedConfiguration(
@@ -69,7 +70,7 @@ enum MachineTest {
                 refreshDuringRefresh: refreshDuringRefresh, loadMoreDuringLoadMore: loadMoreDuringLoadMore,
                 loadPreviousDuringRefresh: loadPreviousDuringRefresh, bothEnds: bothEnds, refreshMode: refreshMode,
                 retry: retry,
-                timeout: timeout, maximumEmptyPagesFollowed: maximumEmptyPagesFollowed)
+                timeout: timeout, maximumEmptyPagesFollowed: maximumEmptyPagesFollowed, maximumItems: maximumItems)
         } catch {
             fatalError("test configuration: \(error)")
         }
