@@ -13,11 +13,11 @@
 # Settings (environment):
 #   SOAK_COUNT        short sequences to run               (default 1000000)
 #   SOAK_STEPS        operations per short sequence        (default 14, the suite's)
-#   SOAK_FIRST_SEED   first short seed; the suite runs 0..<4000      (default 10000)
+#   SOAK_FIRST_SEED   first short seed; the suite runs 0..<3000      (default 10000)
 #   SOAK_LONG_COUNT   long sequences to run                (default 100000)
 #   SOAK_LONG_STEPS   operations per long sequence         (default 40, the suite's long runs';
 #                     40 found engine bug 2 of h7-model-ENGINE-BUGS.md, which 14 missed)
-#   SOAK_LONG_FIRST_SEED  first long seed; the suite's long runs are 1000000..<1000240
+#   SOAK_LONG_FIRST_SEED  first long seed; the suite's long runs are 1000000..<1000200
 #                     (default 2000000)
 #   SOAK_CHUNK        sequences per run of the binary      (default 50000; long: a fifth)
 #   SOAK_SCRATCH      SwiftPM scratch path                  (default .build-soak)

@@ -22,10 +22,10 @@ import Testing
 ///
 /// - `ASYNCPAGING_SEED=n` replays seed `n` alone (in the short test, with `ASYNCPAGING_STEPS`
 ///   steps: the failure message names them) and prints its trace.
-/// - `ASYNCPAGING_SEQUENCES` (default 4,000) and `ASYNCPAGING_FIRST_SEED` (default 0) pick the
+/// - `ASYNCPAGING_SEQUENCES` (default 3,000) and `ASYNCPAGING_FIRST_SEED` (default 0) pick the
 ///   seeds of the short runs, `ASYNCPAGING_STEPS` (default 14) their length; `scripts/soak.sh`
 ///   uses them to run a million in chunks, at several lengths.
-/// - `ASYNCPAGING_LONG_SEQUENCES` (default 240) runs of `ASYNCPAGING_LONG_STEPS` (default 40)
+/// - `ASYNCPAGING_LONG_SEQUENCES` (default 200) runs of `ASYNCPAGING_LONG_STEPS` (default 40)
 ///   operations, from seed 1,000,000 on.
 /// - `ASYNCPAGING_COVERAGE=1` prints per shard how many runs exercised the bound (drops at
 ///   each end, pages kept over it, loads it cancelled, ids loaded again) and the head merge.
@@ -55,7 +55,7 @@ struct ModelCheckingTests {
         } else {
             Self.seeds(
                 ofShard: shard, first: Self.environment("ASYNCPAGING_FIRST_SEED") ?? 0,
-                count: Self.environment("ASYNCPAGING_SEQUENCES") ?? 4_000)
+                count: Self.environment("ASYNCPAGING_SEQUENCES") ?? 3_000)
         }
         await Self.run(seeds, steps: steps, shard: shard)
     }
@@ -65,7 +65,7 @@ struct ModelCheckingTests {
         guard !Self.replaying else { return }
         let steps = Int(Self.environment("ASYNCPAGING_LONG_STEPS") ?? 40)
         let seeds = Self.seeds(
-            ofShard: shard, first: Self.firstLongSeed, count: Self.environment("ASYNCPAGING_LONG_SEQUENCES") ?? 240)
+            ofShard: shard, first: Self.firstLongSeed, count: Self.environment("ASYNCPAGING_LONG_SEQUENCES") ?? 200)
         await Self.run(seeds, steps: steps, shard: shard)
     }
 

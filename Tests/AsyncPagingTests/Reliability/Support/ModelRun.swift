@@ -400,6 +400,12 @@ final class ModelRun {
         for (call, result) in outcomes.results {
             try expect(model.outcomes[call] == result, "call \(call) answered \(result), the model says \(String(describing: model.outcomes[call]))")
         }
+        for (call, seen) in outcomes.versionsSeen {
+            let published = model.outcomeVersions[call] ?? 0
+            try expect(
+                seen >= published,
+                "call \(call) was answered seeing list v\(seen), before its outcome's v\(published) was published")
+        }
         let landing = diagnostics.values.filter(Self.isLandingDiagnostic)
         let landingExpected = model.diagnostics.filter(Self.isLandingDiagnostic)
         try expect(

@@ -160,6 +160,9 @@ struct ReferenceModel {
     private var lastLoadNumber = 0
     private(set) var callers: [Caller] = []
     private(set) var outcomes: [Int: LoadResult] = [:]
+    /// The version of the list when each call was answered: the caller, resumed after the
+    /// outputs were published, sees it or a later one.
+    private(set) var outcomeVersions: [Int: UInt64] = [:]
     private(set) var events: [FeedEvent] = []
     private(set) var diagnostics: [FeedDiagnostic] = []
     private(set) var requests: [Request] = []
@@ -552,11 +555,9 @@ struct ReferenceModel {
                 return mergeAtHead(load, ids: ids, firstKnown: firstKnown, previous: previous, next: next)
             }
             // Sharing no id, it replaces the list as a plain refresh does; the loads at the ends
-            // (whose pages belonged to the old list) are cancelled then.
+            // (whose pages belonged to the old list) are cancelled then (below, once the new
+            // list is published: their callers see it).
             mergesThatReplaced += 1
-            for end in Self.ends {
-                if let other = loads[end] { finish(other, .cancelled(.preemptedByRefresh)) }
-            }
         }
         let (applied, dropped) = apply(ids, at: side)
         if side != .refresh { reloadedAfterDrop += ids.filter(droppedIDs.contains).count }
@@ -592,14 +593,21 @@ struct ReferenceModel {
             ends[.loadPrevious]!.stoppedBy = .repeatedCursor("\(previous)")
             guardFailure = .repeatedCursor("\(previous)")
         }
-        // One version per landing: the page and what the bound dropped at the other end for it.
+        // One version per landing: the page and what the bound dropped at the other end for it;
+        // then the load it cancelled at that end ends, then this one.
         if side == .refresh {
             publishReplacement()
+            if load.mergesAtHead {
+                for end in Self.ends {
+                    if let other = loads[end] { finish(other, .cancelled(.preemptedByRefresh)) }
+                }
+            }
         } else {
             let removed = trimToBound(grownAt: side)
             publish(
                 insertedAtStart: side == .loadPrevious ? applied : 0, insertedAtEnd: side == .loadMore ? applied : 0,
                 removedAtStart: removed.atStart, removedAtEnd: removed.atEnd)
+            if let cancelled = removed.cancelling { finish(cancelled, .cancelled(.pagesDropped)) }
         }
         if let guardFailure { return fail(load, guardFailure) }
         if side != .refresh { clearFailures(at: side) }
@@ -625,6 +633,7 @@ struct ReferenceModel {
         let removed = trimToBound(grownAt: .loadPrevious)
         if removed.atEnd > 0 { mergesThatDropped += 1 }
         publish(insertedAtStart: kept.count, insertedAtEnd: 0, removedAtStart: 0, removedAtEnd: removed.atEnd)
+        if let cancelled = removed.cancelling { finish(cancelled, .cancelled(.pagesDropped)) }
         // The summary's reachedEnd says whether the list's end is the end of the data (the merged
         // page's own `next` is not followed); the event is `completed` (see ENGINE-BUGS, question 2).
         finish(load, .completed, summary: LoadSummary(
@@ -639,9 +648,10 @@ struct ReferenceModel {
     /// a load in flight there cancelled (`pagesDropped`). Dropped pages' cursors (and the empty
     /// pages their loads followed) leave the repeated-cursor guard; their ids leave the list,
     /// so the duplicate filter forgets them too.
-    /// - Returns: The items dropped at the start and at the end.
-    private mutating func trimToBound(grownAt side: FeedSide) -> (atStart: Int, atEnd: Int) {
-        guard let maximum = configuration.maximumItems, list.count > maximum else { return (0, 0) }
+    /// - Returns: The items dropped at the start and at the end, and the load in flight at that
+    ///   end, which the caller cancels once the version is published (its callers see it).
+    private mutating func trimToBound(grownAt side: FeedSide) -> (atStart: Int, atEnd: Int, cancelling: Load?) {
+        guard let maximum = configuration.maximumItems, list.count > maximum else { return (0, 0, nil) }
         let atStart = side != .loadPrevious
         let far: FeedSide = atStart ? .loadPrevious : .loadMore
         var droppedPages = 0, droppedItems = 0, keptOverBound = false
@@ -661,12 +671,11 @@ struct ReferenceModel {
         }
         if droppedPages > 0 { diagnostics.append(.pagesDropped(side: far, pages: droppedPages, items: droppedItems)) }
         if keptOverBound { diagnostics.append(.pagesKeptOverBound(side: far, itemCount: list.count)) }
-        guard droppedPages > 0 else { return (0, 0) }
+        guard droppedPages > 0 else { return (0, 0, nil) }
         let edge = atStart ? pages[0] : pages[pages.count - 1]
         ends[far] = End(cursor: atStart ? edge.previous : edge.next, edgePageCursor: edge.fetchedWith)
         failures.removeAll { $0.side == far }
-        if let load = loads[far] { finish(load, .cancelled(.pagesDropped)) }
-        return atStart ? (droppedItems, 0) : (0, droppedItems)
+        return atStart ? (droppedItems, 0, loads[far]) : (0, droppedItems, loads[far])
     }
 
     /// Publishes the list as a new generation (a refresh applied, even to an empty list).
@@ -827,11 +836,13 @@ struct ReferenceModel {
 
     private mutating func answer(_ call: Int, side: FeedSide?, _ outcome: LoadOutcome) {
         outcomes[call] = LoadResult(side: side, outcome: outcome)
+        outcomeVersions[call] = version
     }
 
     private mutating func resolve(_ load: Int, _ outcome: LoadOutcome) {
         for caller in callers where caller.load == load {
             outcomes[caller.call] = LoadResult(side: caller.side, outcome: outcome, joinedInFlightLoad: caller.joined)
+            outcomeVersions[caller.call] = version
         }
         callers.removeAll { $0.load == load }
     }
