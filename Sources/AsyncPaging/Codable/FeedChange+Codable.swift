@@ -3,7 +3,8 @@
 /// `{"kind": "prepended", "lowerBound": 0, "upperBound": 20}` or
 /// `{"kind": "extended", "prepended": {"lowerBound": 0, "upperBound": 20}, "appended": {…}}` or
 /// `{"kind": "ends", "removedAtStart": 20, "insertedAtStart": 0, "insertedAtEnd": 20, "removedAtEnd": 0}`
-/// (see ``FeedEndsChange``). A range whose bounds are reversed or negative, or a negative count,
+/// (see ``FeedEndsChange``), `{"kind": "updated", "indices": [3, 7]}` or
+/// `{"kind": "removed", "indices": [3]}`. A range whose bounds are reversed or negative, or a negative count,
 /// is a `DecodingError`.
 extension FeedChange: Codable {
     /// Encodes in the JSON shape documented on this extension.
@@ -27,6 +28,12 @@ extension FeedChange: Codable {
         case .ends(let change):
             try container.encode("ends", forKey: .kind)
             try change.encode(into: &container)
+        case .updated(let indices):
+            try container.encode("updated", forKey: .kind)
+            try container.encode(indices, forKey: "indices")
+        case .removed(let indices):
+            try container.encode("removed", forKey: .kind)
+            try container.encode(indices, forKey: "indices")
         }
     }
 
@@ -44,6 +51,8 @@ extension FeedChange: Codable {
                 prepended: try Self.decodeRange(from: container.nestedContainer(keyedBy: _FeedCodingKey.self, forKey: "prepended")),
                 appended: try Self.decodeRange(from: container.nestedContainer(keyedBy: _FeedCodingKey.self, forKey: "appended")))
         case "ends": self = .ends(try FeedEndsChange(from: container))
+        case "updated": self = .updated(try Self.decodeIndices(from: container))
+        case "removed": self = .removed(try Self.decodeIndices(from: container))
         default: throw container.unknownKind(kind, of: FeedChange.self)
         }
     }
@@ -51,6 +60,16 @@ extension FeedChange: Codable {
     static func encode(_ range: Range<Int>, into container: inout KeyedEncodingContainer<_FeedCodingKey>) throws {
         try container.encode(range.lowerBound, forKey: "lowerBound")
         try container.encode(range.upperBound, forKey: "upperBound")
+    }
+
+    /// Ascending, non-negative indices; anything else is a `DecodingError`.
+    static func decodeIndices(from container: KeyedDecodingContainer<_FeedCodingKey>) throws -> [Int] {
+        let indices = try container.decode([Int].self, forKey: "indices")
+        guard indices.first.map({ $0 >= 0 }) ?? true, zip(indices, indices.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: "indices", in: container, debugDescription: "indices must ascend from 0 or more: \(indices)")
+        }
+        return indices
     }
 
     static func decodeRange(from container: KeyedDecodingContainer<_FeedCodingKey>) throws -> Range<Int> {

@@ -190,14 +190,20 @@ extension FeedController {
         if side == .refresh {
             store = ItemStore()
             identities?.removeAll()
+            overlay = nil // a refresh replaces the list, edits and all
+            editIndex = nil
         }
         let (kept, dropped) = withoutDuplicates(page.items)
         if dropped > 0 {
             broadcaster.publish(.duplicatesDropped(side: side, count: dropped))
         }
         switch side {
-        case .refresh, .loadMore: store.append(contentsOf: kept)
-        case .loadPrevious: store.prepend(contentsOf: kept)
+        case .refresh, .loadMore:
+            editIndex?.record(kept, from: store.count + store.droppedAtStart - store.addedAtStart)
+            store.append(contentsOf: kept)
+        case .loadPrevious:
+            store.prepend(contentsOf: kept)
+            editIndex?.record(kept, from: store.droppedAtStart - store.addedAtStart)
         }
         return (kept.count, dropped)
     }
@@ -216,6 +222,7 @@ extension FeedController {
             broadcaster.publish(.duplicatesDropped(side: .refresh, count: dropped))
         }
         store.prepend(contentsOf: kept)
+        editIndex?.record(kept, from: store.droppedAtStart - store.addedAtStart)
         return (kept.count, dropped)
     }
 
@@ -224,12 +231,20 @@ extension FeedController {
     @inlinable func dropPages(_ trim: Machine.Trim) {
         let side: FeedSide = trim.atStart ? .loadPrevious : .loadMore
         if trim.pages > 0 {
-            if let identities, trim.items > 0 {
+            if trim.items > 0 && (identities != nil || editIndex != nil) {
                 let contents = store.contents
+                let offset = contents.counts.logicalOffset
                 let dropped = trim.atStart ? 0..<trim.items : (contents.count - trim.items)..<contents.count
-                for index in dropped { identities.remove(contents[index]) }
+                for index in dropped {
+                    // An item removed by an edit left both already (its id may be back since).
+                    if let overlay, overlay.isRemoved(index + offset) { continue }
+                    let item = contents[index]
+                    identities?.remove(item)
+                    editIndex?.forget(item, at: index + offset)
+                }
             }
             if trim.atStart { store.dropFirst(trim.items) } else { store.dropLast(trim.items) }
+            if let overlay { self.overlay = Self.overlayTrimmed(overlay, keepingWithin: store.contents.counts) }
             broadcaster.publish(.pagesDropped(side: side, pages: trim.pages, items: trim.items))
         }
         if trim.keptOverBound {
@@ -246,15 +261,18 @@ extension FeedController {
         if replacing {
             change = .replaced
         } else {
-            let previous = latest.contents.counts // the counts alone: copying the view retains its tables
-            guard contents.counts != previous else { return }
-            change = contents.counts.change(since: previous)
+            // The counts alone: copying the latest view retains its tables.
+            let previous = latest.visibleCounts
+            let current = overlay?.visibleCounts(of: contents) ?? contents.counts
+            guard current != previous else { return }
+            change = current.change(since: previous)
         }
         latest = FeedSnapshot(
             version: latest.version + 1,
             generation: replacing ? latest.generation + 1 : latest.generation,
             change: change,
-            contents: contents)
+            contents: contents,
+            overlay: overlay)
         broadcaster.publish(latest)
     }
 

@@ -51,6 +51,10 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @usableFromInline var machine: Machine
     @usableFromInline var store = ItemStore<Item>()
     @usableFromInline var latest: FeedSnapshot<Item> = .initial
+    /// The edits laid over the list since the last refresh (updated and removed items), if any.
+    @usableFromInline var overlay: _EditOverlay<Item>?
+    /// The items' positions by id, for edits: made on the first edit, dropped on a refresh.
+    @usableFromInline var editIndex: _EditIndex<Item>?
     @usableFromInline var waiters: [Waiter] = []
     /// The callers to answer once an action list has been carried out and the status published.
     @usableFromInline var resolutions: [(LoadID, LoadOutcome)] = []

@@ -535,6 +535,13 @@
         return trim
     }
 
+    /// Items were put before the first item by an edit (``FeedController/insertAtTop(_:)``):
+    /// they belong to the first page from now on.
+    @inlinable mutating func itemsInsertedAtTop(_ count: Int) {
+        guard !pages.isEmpty else { return }
+        pages[0].itemCount += count
+    }
+
     /// What the bound drops after a page lands: `pages` whole pages holding `items` items, at
     /// the start (`atStart`) or the end. `keptOverBound`: the list is over the bound but the
     /// page that would become the edge names no cursor back toward the pages to drop, so they

@@ -21,6 +21,12 @@ public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
     /// bounded feed (``FeedConfiguration/maximumItems``) dropped whole pages at the end far
     /// from a load. See ``FeedEndsChange`` for how to read it.
     case ends(FeedEndsChange)
+    /// The items at these indices were replaced by an edit (``FeedController/update(_:)``);
+    /// the list's count and every other item are unchanged. Indices ascend.
+    case updated([Int])
+    /// The items at these indices of the older list were removed by an edit
+    /// (``FeedController/remove(ids:)``); the others follow in order. Indices ascend.
+    case removed([Int])
 
     /// How many items were inserted before the older list's first item. 0 unless items were
     /// prepended. With a bounded feed, use ``indexShift``, which also counts items dropped at
@@ -35,7 +41,9 @@ public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
 
     /// Add it to an older index to find the same item in the newer list (an item that is still
     /// there): the items inserted at the start minus the items dropped there. 0 for
-    /// `.replaced` and `.initial`, whose older indices mean nothing in the newer list.
+    /// `.replaced` and `.initial`, whose older indices mean nothing in the newer list, and for
+    /// `.updated` (nothing moves) and `.removed` (a row moves up by the number of removed
+    /// indices below it).
     public var indexShift: Int {
         switch self {
         case .prepended(let range), .extended(let range, _): range.count
@@ -54,6 +62,8 @@ public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
         case .extended(let prepended, let appended):
             "extended(prepended: \(prepended.lowerBound)..<\(prepended.upperBound), appended: \(appended.lowerBound)..<\(appended.upperBound))"
         case .ends(let change): "ends(\(change))"
+        case .updated(let indices): "updated(\(indices))"
+        case .removed(let indices): "removed(\(indices))"
         }
     }
 }

@@ -15,12 +15,18 @@ public struct FeedSnapshot<Item: Sendable>: RandomAccessCollection, Sendable {
     /// What changed since the previous version.
     public let change: FeedChange
     @usableFromInline let contents: ItemStoreContents<Item>
+    /// The edits laid over `contents` (updated and removed items), if any.
+    @usableFromInline let overlay: _EditOverlay<Item>?
 
-    @inlinable init(version: UInt64, generation: UInt64, change: FeedChange, contents: ItemStoreContents<Item>) {
+    @inlinable init(
+        version: UInt64, generation: UInt64, change: FeedChange, contents: ItemStoreContents<Item>,
+        overlay: _EditOverlay<Item>? = nil
+    ) {
         self.version = version
         self.generation = generation
         self.change = change
         self.contents = contents
+        self.overlay = overlay
     }
 
     /// The initial empty list.
@@ -29,17 +35,38 @@ public struct FeedSnapshot<Item: Sendable>: RandomAccessCollection, Sendable {
     /// The position of the first item: always 0.
     @inlinable public var startIndex: Int { 0 }
     /// The position after the last item: the number of items.
-    @inlinable public var endIndex: Int { contents.count }
+    @inlinable public var endIndex: Int {
+        if let overlay { return contents.count - overlay.removed.count }
+        return contents.count
+    }
 
     /// The item at `position`, which must be in `startIndex..<endIndex`.
-    @inlinable public subscript(position: Int) -> Item { contents[position] }
+    @inlinable public subscript(position: Int) -> Item {
+        if let overlay {
+            precondition(position >= 0 && position < endIndex, "index \(position) out of range 0..<\(endIndex)")
+            return overlay.item(at: position, in: contents)
+        }
+        return contents[position]
+    }
+
+    /// The counts that ``change(since:)`` compares: the store's, without removed items.
+    @inlinable var visibleCounts: _ItemStoreCounts {
+        if let overlay { return overlay.visibleCounts(of: contents) }
+        return contents.counts
+    }
+
+    /// The number of edits made in this generation when this snapshot was made.
+    @inlinable var editNumber: Int { overlay?.editNumber ?? 0 }
 
     /// What changed between `older` and this snapshot, even across skipped versions: within
     /// one generation, `.appended`, `.prepended` or (items added at both ends) `.extended`, or
-    /// `.ends` when items were dropped at an end (a bounded feed); `.replaced` otherwise.
+    /// `.ends` when items were dropped at an end (a bounded feed); `.replaced` otherwise — a
+    /// refresh, or an edit (``FeedController/update(_:)`` and the others) between the two
+    /// versions: a UI that skipped an edit's version reloads the list. (The edit's own version
+    /// says exactly what it changed: `.updated`, `.removed` or `.prepended`.)
     @inlinable public func change(since older: FeedSnapshot) -> FeedChange {
-        guard older.generation == generation else { return .replaced }
-        return contents.change(since: older.contents)
+        guard older.generation == generation, older.editNumber == editNumber else { return .replaced }
+        return visibleCounts.change(since: older.visibleCounts)
     }
 }
 

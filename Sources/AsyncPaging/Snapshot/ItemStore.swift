@@ -169,6 +169,10 @@
     /// Items added at the end since the store was made (the first page's included).
     @inlinable var addedAtEnd: Int { count - addedAtStart + droppedAtStart + droppedAtEnd }
 
+    /// Added to a store index, the item's logical position, which stays the same while items
+    /// are added and dropped at either end (see ``_EditOverlay``).
+    @inlinable var logicalOffset: Int { droppedAtStart - addedAtStart }
+
     /// What changed between `older`, counts of the same store, and these: the items removed
     /// and added at each end. Items dropped and then loaded again in between count as removed
     /// and added (their values may differ).

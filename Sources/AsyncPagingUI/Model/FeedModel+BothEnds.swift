@@ -180,12 +180,17 @@ extension FeedModel {
             switch change {
             case .initial, .replaced:
                 _edges.visibleRows = nil
-            case .appended, .prepended, .extended, .ends:
+            case .appended, .prepended, .extended, .ends, .updated:
                 let shift = change.indexShift
                 if shift != 0 {
                     let fits = shift > 0 ? rows.upperBound <= Int.max - shift : rows.lowerBound + shift >= 0
                     _edges.visibleRows = fits ? (rows.lowerBound + shift)..<(rows.upperBound + shift) : nil
                 }
+            case .removed(let indices):
+                // Each row moves up by the removed rows before it.
+                let before = indices.prefix { $0 < rows.lowerBound }.count
+                let within = indices.prefix { $0 < rows.upperBound }.count
+                _edges.visibleRows = (rows.lowerBound - before)..<Swift.max(rows.lowerBound - before, rows.upperBound - within)
             }
         }
         let states = controller.currentLoadStates

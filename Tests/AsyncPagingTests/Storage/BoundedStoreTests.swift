@@ -34,7 +34,7 @@ struct BoundedStoreTests {
         case .ends(let ends):
             (removedAtStart, insertedAtStart, insertedAtEnd, removedAtEnd) =
                 (ends.removedAtStart, ends.insertedAtStart, ends.insertedAtEnd, ends.removedAtEnd)
-        case .initial, .replaced:
+        case .initial, .replaced, .updated, .removed:
             Issue.record("a change within one store is never \(change)")
             return
         }
