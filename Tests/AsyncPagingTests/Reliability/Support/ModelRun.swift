@@ -520,7 +520,8 @@ final class ModelRun {
                 counts.removedAtStart + counts.removedAtEnd > 0 || droppedBetween,
                 "\(pair) says .ends without removing anything, and the bound dropped nothing in between")
             ends = counts
-        case .initial, .replaced:
+        case .initial, .replaced, .updated, .removed:
+            // Edits (`.updated`, `.removed`, and `.replaced` across one) are not made by these runs.
             return try expect(false, "\(pair) within one generation")
         }
         let keptOlder = olderIDs.count - ends.removedAtStart - ends.removedAtEnd
