@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
 # Soak test: runs the model-based randomized test (ModelCheckingTests) over many seeds, in
-# chunks, each chunk a separate run of the test binary; then the real-clock Concurrency suite
-# (stress test, subscriber cancellation races, memory at scale) for long.
+# chunks, each chunk a separate run of the test binary — short sequences, then long ones (long
+# runs scroll far enough to drop and reload pages at both ends of a bounded feed, and found
+# engine bugs that short ones missed); then the real-clock Concurrency suite (stress test,
+# subscriber cancellation races, memory at scale) for long.
 #
-#   scripts/soak.sh                       # a million sequences, then 10 minutes of stress
-#   SOAK_COUNT=50000 scripts/soak.sh      # fewer sequences
+#   scripts/soak.sh                       # 1,000,000 short + 100,000 long sequences, 10 min of stress
+#   SOAK_COUNT=50000 SOAK_LONG_COUNT=5000 scripts/soak.sh   # fewer sequences
+#   SOAK_PARTS=long SOAK_LONG_STEPS=80 scripts/soak.sh      # only long sequences, longer still
 #   SOAK_PARTS=stress SOAK_STRESS_SECONDS=3600 scripts/soak.sh   # an hour of stress only
 #
 # Settings (environment):
-#   SOAK_COUNT        sequences to run                     (default 1000000)
-#   SOAK_CHUNK        sequences per run of the binary      (default 50000)
-#   SOAK_FIRST_SEED   first seed; the normal suite runs 0..<10000   (default 10000)
-#   ASYNCPAGING_STEPS operations per sequence              (default 14, the suite's; 40 finds
-#                     more two-ended states, e.g. engine bug 2 in h7-model-ENGINE-BUGS.md)
+#   SOAK_COUNT        short sequences to run               (default 1000000)
+#   SOAK_STEPS        operations per short sequence        (default 14, the suite's)
+#   SOAK_FIRST_SEED   first short seed; the suite runs 0..<3000      (default 10000)
+#   SOAK_LONG_COUNT   long sequences to run                (default 100000)
+#   SOAK_LONG_STEPS   operations per long sequence         (default 40, the suite's long runs';
+#                     40 found engine bug 2 of h7-model-ENGINE-BUGS.md, which 14 missed)
+#   SOAK_LONG_FIRST_SEED  first long seed; the suite's long runs are 1000000..<1000200
+#                     (default 2000000)
+#   SOAK_CHUNK        sequences per run of the binary      (default 50000; long: a fifth)
 #   SOAK_SCRATCH      SwiftPM scratch path                  (default .build-soak)
 #   SOAK_CHUNK_LIMIT  seconds a chunk may take before it counts as hung (default 900)
-#   SOAK_PARTS        which parts to run: "model", "stress" or both (default "model stress")
+#   SOAK_PARTS        which parts to run: "model" (short), "long", "stress" (default all three)
 #   SOAK_STRESS_SECONDS  how long the stress test runs, in one process (default 600); the
 #                     cancellation races run a tenth of it each, the lifetime test 100,000 cycles
 #
@@ -27,50 +34,61 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 count=${SOAK_COUNT:-1000000}
-chunk=${SOAK_CHUNK:-50000}
+steps=${SOAK_STEPS:-14}
 first=${SOAK_FIRST_SEED:-10000}
+long_count=${SOAK_LONG_COUNT:-100000}
+long_steps=${SOAK_LONG_STEPS:-40}
+long_first=${SOAK_LONG_FIRST_SEED:-2000000}
+chunk=${SOAK_CHUNK:-50000}
 scratch=${SOAK_SCRATCH:-.build-soak}
 limit=${SOAK_CHUNK_LIMIT:-900}
-parts=${SOAK_PARTS:-model stress}
+parts=${SOAK_PARTS:-model long stress}
 stress_seconds=${SOAK_STRESS_SECONDS:-600}
 
 swift build --build-tests --scratch-path "$scratch" >/dev/null
 binary="$(swift build --scratch-path "$scratch" --show-bin-path)/AsyncPagingPackageTests.xctest"
 
-run_chunk() { # first-seed count [extra env...]
-    local start=$1 size=$2
-    shift 2
-    env ASYNCPAGING_FIRST_SEED="$start" ASYNCPAGING_SEQUENCES="$size" "$@" \
+run_chunk() { # first-seed count steps [extra env...]
+    local start=$1 size=$2 length=$3
+    shift 3
+    env ASYNCPAGING_FIRST_SEED="$start" ASYNCPAGING_SEQUENCES="$size" ASYNCPAGING_STEPS="$length" \
+        ASYNCPAGING_LONG_SEQUENCES=0 "$@" \
         timeout -s KILL "$limit" "$binary" --testing-library swift-testing --filter ModelCheckingTests
 }
 
 failed=0
-done_count=0
-started_at=$(date +%s)
-[[ " $parts " == *" model "* ]] || count=0
-while (( done_count < count )); do
-    size=$(( count - done_count < chunk ? count - done_count : chunk ))
-    start=$(( first + done_count ))
-    log=$(mktemp)
-    status=0
-    run_chunk "$start" "$size" >"$log" 2>&1 || status=$?
-    if (( status == 137 )); then
-        echo "seeds $start..<$(( start + size )): hung after ${limit}s; tracing seeds..."
-        run_chunk "$start" "$size" ASYNCPAGING_TRACE_SEEDS=1 >"$log" 2>&1 || true
-        awk '/^seed [0-9]+ starts/ { s[$2] = 1 } /^seed [0-9]+ ends/ { delete s[$2] }
-             END { for (k in s) print "  seed " k " never ended: ASYNCPAGING_SEED=" k " to replay" }' "$log"
-        failed=1
-    elif (( status != 0 )); then
-        echo "seeds $start..<$(( start + size )): FAILED"
-        grep -E "seed [0-9]+ failed|replay:" "$log" | sed 's/^/  /' || tail -20 "$log"
-        failed=1
-    else
-        echo "seeds $start..<$(( start + size )): passed ($(grep -Eo 'passed after [0-9.]+ seconds' "$log" | tail -1))"
-    fi
-    rm -f "$log"
-    done_count=$(( done_count + size ))
-done
-(( count == 0 )) || echo "soak: $done_count sequences from seed $first in $(( $(date +%s) - started_at ))s: $([[ $failed == 0 ]] && echo passed || echo FAILED)"
+
+soak_model() { # total first-seed steps chunk-size
+    local total=$1 from=$2 length=$3 per_chunk=$4
+    local done_count=0 started_at size start log status
+    started_at=$(date +%s)
+    while (( done_count < total )); do
+        size=$(( total - done_count < per_chunk ? total - done_count : per_chunk ))
+        start=$(( from + done_count ))
+        log=$(mktemp)
+        status=0
+        run_chunk "$start" "$size" "$length" >"$log" 2>&1 || status=$?
+        if (( status == 137 )); then
+            echo "seeds $start..<$(( start + size )) ($length steps): hung after ${limit}s; tracing seeds..."
+            run_chunk "$start" "$size" "$length" ASYNCPAGING_TRACE_SEEDS=1 >"$log" 2>&1 || true
+            awk -v steps="$length" '/^seed [0-9]+ starts/ { s[$2] = 1 } /^seed [0-9]+ ends/ { delete s[$2] }
+                 END { for (k in s) print "  seed " k " never ended: ASYNCPAGING_SEED=" k " ASYNCPAGING_STEPS=" steps " to replay" }' "$log"
+            failed=1
+        elif (( status != 0 )); then
+            echo "seeds $start..<$(( start + size )) ($length steps): FAILED"
+            grep -E "seed [0-9]+ failed|replay:" "$log" | sed 's/^/  /' || tail -20 "$log"
+            failed=1
+        else
+            echo "seeds $start..<$(( start + size )) ($length steps): passed ($(grep -Eo 'passed after [0-9.]+ seconds' "$log" | tail -1))"
+        fi
+        rm -f "$log"
+        done_count=$(( done_count + size ))
+    done
+    (( total == 0 )) || echo "soak: $done_count sequences of $length steps from seed $from in $(( $(date +%s) - started_at ))s: $([[ $failed == 0 ]] && echo passed || echo FAILED)"
+}
+
+[[ " $parts " == *" model "* ]] && soak_model "$count" "$first" "$steps" "$chunk"
+[[ " $parts " == *" long "* ]] && soak_model "$long_count" "$long_first" "$long_steps" $(( chunk / 5 > 1 ? chunk / 5 : 1 ))
 
 if [[ " $parts " == *" stress "* ]]; then
     # The stall detector ends a deadlocked run with a message; the timeout is a last resort.

@@ -4,6 +4,7 @@ import AsyncPaging
 final class CallOutcomes: Sendable {
     private struct State {
         var results: [Int: LoadResult] = [:]
+        var versionsSeen: [Int: UInt64] = [:]
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
@@ -15,10 +16,13 @@ final class CallOutcomes: Sendable {
     }
 
     var results: [Int: LoadResult] { state.withLock { $0.results } }
+    /// The list version each answered caller saw when it resumed.
+    var versionsSeen: [Int: UInt64] { state.withLock { $0.versionsSeen } }
 
-    func record(_ call: Int, _ result: LoadResult) {
+    func record(_ call: Int, _ result: LoadResult, seeingVersion version: UInt64) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.results[call] = result
+            state.versionsSeen[call] = version
             let count = state.results.count
             defer { state.waiters.removeAll { $0.count <= count } }
             return state.waiters.filter { $0.count <= count }.map(\.continuation)

@@ -23,11 +23,21 @@ enum ModelOperation: Equatable, CustomStringConvertible {
         }
     }
 
+    /// One random operation, or now and then a scroll: two to five loads at one end, each
+    /// followed by a clock move to the next deadline, so that runs go far enough for a bounded
+    /// feed (FeedConfiguration.maximumItems) to drop pages at both ends and load them again.
+    static func randomBatch(using random: inout SplitMix64) -> [ModelOperation] {
+        guard random.chance(20) else { return [Self.random(using: &random)] }
+        let side: ModelCall = random.chance(50) ? .loadMore : .loadPrevious
+        let count = 2 + random.below(4)
+        return (0..<count).flatMap { _ in [.call(side), .advanceToNextDeadline] }
+    }
+
     /// A random operation: calls and clock moves most often, subscribers now and then, close
     /// rarely (every run closes or releases the controller at its end anyway).
     static func random(using random: inout SplitMix64) -> ModelOperation {
         switch random.below(100) {
-        case ..<8: .call(.refresh)
+        case ..<10: .call(.refresh)
         case ..<14: .call(.refreshFrom(random.pick([-4, 6, 20])))
         case ..<27: .call(.loadMore)
         case ..<40: .call(.loadPrevious)

@@ -45,8 +45,11 @@ final class ModelRun {
         self.verbose = verbose
         random = SplitMix64(seed: seed)
         configuration = Self.randomConfiguration(using: &random)
-        initialCursor = random.chance(30) ? nil : random.pick([5, -10, 30])
-        let plan = ResponsePlan(seed: seed, firstRequestSleeps: configuration.loadsInitialPage)
+        // Head merges need a list that starts at the start of the data: opened at the top.
+        let opensAtTop = random.chance(configuration.refreshMode == .mergeAtHead ? 75 : 45)
+        initialCursor = opensAtTop ? nil : random.pick([5, -10, 30])
+        var plan = ResponsePlan(seed: seed, firstRequestSleeps: configuration.loadsInitialPage)
+        plan.forwardOnly = random.chance(15)
         source = plan.makeSource(progress: progress)
         outcomes = CallOutcomes(progress: progress)
         model = ReferenceModel(configuration: configuration, plan: plan, initialCursor: initialCursor)
@@ -61,7 +64,8 @@ final class ModelRun {
         let crowd = random.chance(15) ? 8 : 0
         for _ in 0..<crowd { subscribers.append(ModelSubscriber(feed, model: model)) }
         let opening = initialCursor.map { ", opens at \($0)" } ?? ""
-        log("seed \(seed): \(Self.describe(configuration))\(opening)\(crowd > 0 ? ", \(crowd) more subscribers" : "")")
+        let forward = plan.forwardOnly ? ", pages name no previous" : ""
+        log("seed \(seed): \(Self.describe(configuration))\(opening)\(forward)\(crowd > 0 ? ", \(crowd) more subscribers" : "")")
     }
 
     static func randomConfiguration(using random: inout SplitMix64) -> FeedConfiguration {
@@ -77,9 +81,12 @@ final class ModelRun {
                 loadMoreDuringLoadMore: random.chance(50) ? .join : .restart,
                 loadPreviousDuringRefresh: random.chance(50) ? .cancelRefresh : .ignoreLoadPrevious,
                 bothEnds: random.chance(50) ? .runBoth : .cancelOther,
+                refreshMode: random.chance(35) ? .mergeAtHead : .replace,
                 retry: retry,
                 timeout: random.chance(50) ? nil : .seconds(5),
-                duplicates: random.chance(75) ? .drop : .keep)
+                duplicates: random.chance(75) ? .drop : .keep,
+                // A bound of one to a few pages (pages hold 0 to 3 items), or none.
+                maximumItems: random.chance(30) ? nil : random.pick([1, 2, 3, 5, 7, 10]))
         } catch {
             fatalError("the generated configuration is valid: \(error)")
         }
@@ -90,7 +97,8 @@ final class ModelRun {
         return "initial load \(configuration.loadsInitialPage), loadMoreDuringRefresh \(configuration.loadMoreDuringRefresh), "
             + "refreshDuringRefresh \(configuration.refreshDuringRefresh), loadMoreDuringLoadMore \(configuration.loadMoreDuringLoadMore), "
             + "loadPreviousDuringRefresh \(configuration.loadPreviousDuringRefresh), bothEnds \(configuration.bothEnds), "
-            + "attempts \(configuration.retry.maximumAttempts), timeout \(timeout), duplicates \(configuration.duplicates)"
+            + "attempts \(configuration.retry.maximumAttempts), timeout \(timeout), duplicates \(configuration.duplicates), "
+            + "refreshMode \(configuration.refreshMode), maximumItems \(configuration.maximumItems.map(String.init) ?? "none")"
     }
 
     // MARK: Running
@@ -100,8 +108,15 @@ final class ModelRun {
     func run(steps: Int) async throws(ModelMismatch) {
         try await settle()
         try check(after: "creation")
-        for _ in 0..<steps {
-            try await step(ModelOperation.random(using: &random))
+        var done = 0
+        while done < steps {
+            // Head-merging runs pull to refresh more often (a refresh and its landing).
+            let batch = configuration.refreshMode == .mergeAtHead && random.chance(8)
+                ? [.call(.refresh), .advanceToNextDeadline] : ModelOperation.randomBatch(using: &random)
+            for operation in batch where done < steps {
+                try await step(operation)
+                done += 1
+            }
         }
         try await finish()
     }
@@ -285,6 +300,37 @@ final class ModelRun {
         try expect(model.violations.isEmpty, "model invariants: \(model.violations)")
     }
 
+    /// What the run went through, for `ASYNCPAGING_COVERAGE=1`: how often the rules the
+    /// bound and the head merge add were exercised (from the model, which the engine matched).
+    var coverage: [String: Int] {
+        var counts: [String: Int] = ["runs": 1]
+        func count(_ key: String, _ condition: Bool) { if condition { counts[key, default: 0] += 1 } }
+        for version in model.versions {
+            if case .ends(let change) = version.change {
+                count("drops at the start", change.removedAtStart > 0)
+                count("drops at the end", change.removedAtEnd > 0)
+            }
+        }
+        for diagnostic in model.diagnostics {
+            if case .pagesKeptOverBound(let side, _) = diagnostic { count("kept over the bound at \(side)", true) }
+        }
+        for event in model.events {
+            count("loads cancelled by a drop", event == .ended(.loadMore, .cancelled(.pagesDropped)) || event == .ended(.loadPrevious, .cancelled(.pagesDropped)))
+        }
+        count("runs with a head merge", model.mergedHeads > 0)
+        count("runs with a head merge that dropped pages", model.mergesThatDropped > 0)
+        count("runs with a head-merging refresh", model.mergingRefreshes > 0)
+        count("runs with a head-merging refresh that replaced", model.mergesThatReplaced > 0)
+        count("runs with mergeAtHead", configuration.refreshMode == .mergeAtHead)
+        count("runs with a drop at each end", model.versions.contains {
+            if case .ends(let change) = $0.change { change.removedAtStart > 0 } else { false }
+        } && model.versions.contains {
+            if case .ends(let change) = $0.change { change.removedAtEnd > 0 } else { false }
+        })
+        count("runs that loaded dropped ids again", model.reloadedAfterDrop > 0)
+        return counts
+    }
+
     // MARK: Checking
 
     private func check(after step: String, feedMayBeGone: Bool = false) throws(ModelMismatch) {
@@ -318,6 +364,9 @@ final class ModelRun {
         let diagnosticsSeen = diagnostics.values.map(\.description).sorted()
         let diagnosticsExpected = model.diagnostics.map(\.description).sorted()
         try expect(diagnosticsSeen == diagnosticsExpected, "diagnostics \(diagnosticsSeen) != model \(diagnosticsExpected)")
+        let landing = diagnostics.values.filter(Self.isLandingDiagnostic)
+        let landingExpected = model.diagnostics.filter(Self.isLandingDiagnostic)
+        try expect(landing == landingExpected, "landing diagnostics in the order \(landing), the model's \(landingExpected)")
         let results = outcomes.results
         try expect(results == model.outcomes, "outcomes \(results.sorted { $0.key < $1.key }) != model \(model.outcomes.sorted { $0.key < $1.key })")
         try checkInvariants()
@@ -346,7 +395,28 @@ final class ModelRun {
         for (call, result) in outcomes.results {
             try expect(model.outcomes[call] == result, "call \(call) answered \(result), the model says \(String(describing: model.outcomes[call]))")
         }
+        for (call, seen) in outcomes.versionsSeen {
+            let published = model.outcomeVersions[call] ?? 0
+            try expect(
+                seen >= published,
+                "call \(call) was answered seeing list v\(seen), before its outcome's v\(published) was published")
+        }
+        let landing = diagnostics.values.filter(Self.isLandingDiagnostic)
+        let landingExpected = model.diagnostics.filter(Self.isLandingDiagnostic)
+        try expect(
+            landing.count <= landingExpected.count && Array(landingExpected.prefix(landing.count)) == landing,
+            "landing diagnostics \(landing) are not a prefix of the model's \(landingExpected)")
         try checkSnapshots()
+    }
+
+    /// The diagnostics a page landing publishes, in this order (before its snapshot): the
+    /// duplicates left out, the pages the bound dropped, the pages it kept over the bound.
+    /// Unlike stale results, which arrive when their tasks do, their order is the model's.
+    static func isLandingDiagnostic(_ diagnostic: FeedDiagnostic) -> Bool {
+        switch diagnostic {
+        case .duplicatesDropped, .pagesDropped, .pagesKeptOverBound: true
+        default: false
+        }
     }
 
     /// A call or close cancels tasks synchronously, on the controller's executor: once it has
@@ -393,15 +463,93 @@ final class ModelRun {
     private func checkSnapshots() throws(ModelMismatch) {
         let seen = snapshots.values
         var lastVersion: UInt64? = checkedSnapshots > 0 ? seen[checkedSnapshots - 1].version : nil
-        for snapshot in seen[checkedSnapshots...] {
+        for (index, snapshot) in seen.enumerated().dropFirst(checkedSnapshots) {
             try expect(snapshot.version < model.versions.count, "snapshot v\(snapshot.version) the model never made")
             try checkVersion(snapshot, who: "a snapshot")
             if let lastVersion {
                 try expect(snapshot.version > lastVersion, "snapshot versions went from \(lastVersion) to \(snapshot.version)")
             }
             lastVersion = snapshot.version
+            for older in seen[..<index] {
+                try checkChange(from: older, to: snapshot, who: "the subscriber")
+            }
         }
         checkedSnapshots = seen.count
+    }
+
+    /// `newer.change(since: older)` for two versions a subscriber saw: across generations
+    /// `.replaced`; within one, counts of items removed and inserted at each end such that the
+    /// older list without its removed items is the newer list without its inserted ones (the
+    /// rows a table view keeps), with items said removed at an end only if the bound dropped
+    /// some there in between.
+    private func checkChange(
+        from older: FeedSnapshot<FeedRow>, to newer: FeedSnapshot<FeedRow>, who: String
+    ) throws(ModelMismatch) {
+        let change = newer.change(since: older)
+        let pair = "\(who): v\(newer.version).change(since: v\(older.version)) = \(change)"
+        guard older.generation == newer.generation else {
+            return try expect(change == .replaced, "\(pair) across generations")
+        }
+        // The snapshots' items are the model's versions' (checkVersion): compare those.
+        let olderIDs = model.versions[Int(older.version)].ids, newerIDs = model.versions[Int(newer.version)].ids
+        let ends: FeedEndsChange
+        switch change {
+        case .appended(let range):
+            try expect(range.upperBound == newerIDs.count, "\(pair) does not end at the newer count \(newerIDs.count)")
+            ends = FeedEndsChange(insertedAtEnd: range.count)
+        case .prepended(let range):
+            try expect(range.lowerBound == 0, "\(pair) does not start at 0")
+            ends = FeedEndsChange(insertedAtStart: range.count)
+        case .extended(let prepended, let appended):
+            try expect(
+                prepended.lowerBound == 0 && appended.upperBound == newerIDs.count
+                    && prepended.upperBound <= appended.lowerBound,
+                "\(pair) has ranges that are not at the ends of the newer list (count \(newerIDs.count))")
+            ends = FeedEndsChange(insertedAtStart: prepended.count, insertedAtEnd: appended.count)
+        case .ends(let counts):
+            // Removing nothing of the older list is possible when the items dropped in between
+            // were all added after it (the store's counts); then the bound dropped some.
+            let droppedBetween = model.versions[Int(newer.version)].droppedAtStart + model.versions[Int(newer.version)].droppedAtEnd
+                > model.versions[Int(older.version)].droppedAtStart + model.versions[Int(older.version)].droppedAtEnd
+            try expect(
+                counts.removedAtStart + counts.removedAtEnd > 0 || droppedBetween,
+                "\(pair) says .ends without removing anything, and the bound dropped nothing in between")
+            ends = counts
+        case .initial, .replaced, .updated, .removed:
+            // Edits (`.updated`, `.removed`, and `.replaced` across one) are not made by these runs.
+            return try expect(false, "\(pair) within one generation")
+        }
+        let keptOlder = olderIDs.count - ends.removedAtStart - ends.removedAtEnd
+        let keptNewer = newerIDs.count - ends.insertedAtStart - ends.insertedAtEnd
+        try expect(
+            ends.removedAtStart >= 0 && ends.removedAtEnd >= 0 && ends.insertedAtStart >= 0 && ends.insertedAtEnd >= 0
+                && keptOlder >= 0 && keptOlder == keptNewer,
+            "\(pair) does not fit lists of \(olderIDs.count) and \(newerIDs.count) items")
+        let middleOlder = olderIDs[ends.removedAtStart..<(olderIDs.count - ends.removedAtEnd)]
+        let middleNewer = newerIDs[ends.insertedAtStart..<(newerIDs.count - ends.insertedAtEnd)]
+        try expect(
+            middleOlder.elementsEqual(middleNewer),
+            "\(pair): the older list \(olderIDs) without its removed items is not the newer \(newerIDs) without its inserted ones")
+        // Keeping a scroll position (FeedChange): row i of the older list that stayed is row
+        // i + indexShift of the newer one; the ranges a table view deletes and inserts.
+        try expect(
+            change.indexShift == ends.insertedAtStart - ends.removedAtStart
+                && change.prependedCount == ends.insertedAtStart,
+            "\(pair): indexShift \(change.indexShift), prependedCount \(change.prependedCount)")
+        let removed = ends.removedRanges(olderCount: olderIDs.count)
+        let inserted = ends.insertedRanges(newerCount: newerIDs.count)
+        try expect(
+            removed.atStart.count + removed.atEnd.count + middleOlder.count == olderIDs.count
+                && inserted.atStart.count + inserted.atEnd.count + middleNewer.count == newerIDs.count
+                && removed.atStart.upperBound == middleOlder.startIndex && inserted.atStart.upperBound == middleNewer.startIndex,
+            "\(pair): ranges \(removed) and \(inserted) do not frame the rows kept")
+        let droppedOlder = model.versions[Int(older.version)], droppedNewer = model.versions[Int(newer.version)]
+        try expect(
+            ends.removedAtStart == 0 || droppedNewer.droppedAtStart > droppedOlder.droppedAtStart,
+            "\(pair) removes items at the start, where the bound dropped none in between")
+        try expect(
+            ends.removedAtEnd == 0 || droppedNewer.droppedAtEnd > droppedOlder.droppedAtEnd,
+            "\(pair) removes items at the end, where the bound dropped none in between")
     }
 
     /// A snapshot is the model's version of its number: the same items, change and generation.
@@ -438,8 +586,12 @@ final class ModelRun {
         // The first value is the snapshot it joined on, unless a newer one replaced it unread.
         try expect(versions.first.map { $0 >= subscriber.joinedAtVersion } ?? true, "a subscriber's first snapshot is older than the one it joined on")
         try expect(zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 }, "a subscriber's snapshot versions \(versions) do not grow")
-        for snapshot in subscriber.snapshots.values {
+        let snapshots = subscriber.snapshots.values
+        for (index, snapshot) in snapshots.enumerated() {
             try checkVersion(snapshot, who: "a subscriber's snapshot")
+            for older in snapshots[..<index] {
+                try checkChange(from: older, to: snapshot, who: "a subscriber")
+            }
         }
     }
 

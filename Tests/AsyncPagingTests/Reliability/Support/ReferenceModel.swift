@@ -43,6 +43,12 @@ struct ReferenceModel {
         /// A retry after a repeated cursor: fetches the edge page again for a fresh cursor onward
         /// and applies none of its items (README, "page returns a cursor this feed already followed").
         let refetchesEdgePage: Bool
+        /// A refresh under `refreshMode: .mergeAtHead` that may keep the list (decided when it
+        /// starts: from the top, items with ids, a list that starts at the start of the data).
+        var mergesAtHead = false
+        /// The cursors of the empty pages this load (at an end) followed: the bound forgets them
+        /// with its page.
+        var followedEmpty: [Int] = []
 
         /// 1 for the first automatic retry, 2 for the second, …
         var automaticRetry: Int { attempt - firstAttempt + 1 }
@@ -103,6 +109,26 @@ struct ReferenceModel {
         let ids: [Int]
         let change: FeedChange
         let generation: UInt64
+        /// Items the bound dropped at the start and at the end so far (all generations): a
+        /// `change(since:)` between two versions may say items were removed at an end only if
+        /// some were dropped there in between.
+        var droppedAtStart = 0
+        var droppedAtEnd = 0
+    }
+
+    /// One page of the list, as the bound sees it (FeedConfiguration.maximumItems): its items
+    /// in the list (0 when all were duplicates: still a page), the cursors it names, the cursor
+    /// that fetched it and those of the empty pages its load followed.
+    struct PageRecord: CustomStringConvertible {
+        var count: Int
+        var previous: Int?
+        var next: Int?
+        let fetchedWith: Int?
+        var followedEmpty: [Int] = []
+
+        var description: String {
+            "[\(count) items, by \(fetchedWith.map(String.init) ?? "nil"), previous \(previous.map(String.init) ?? "nil"), next \(next.map(String.init) ?? "nil")]"
+        }
     }
 
     let configuration: FeedConfiguration
@@ -113,6 +139,16 @@ struct ReferenceModel {
     /// Every published version, by version number.
     private(set) var versions: [Version] = [Version(ids: [], change: .initial, generation: 0)]
     private(set) var hasFirstPage = false
+    /// The list's pages, first to last.
+    private(set) var pages: [PageRecord] = []
+    /// For coverage only: refreshes that merged at the head; ids dropped by the bound, and how
+    /// many came back.
+    private(set) var mergedHeads = 0
+    private(set) var mergesThatDropped = 0
+    private(set) var mergingRefreshes = 0
+    private(set) var mergesThatReplaced = 0
+    private var droppedIDs: Set<Int> = []
+    private(set) var reloadedAfterDrop = 0
     private(set) var loads: [FeedSide: Load] = [:]
     private var ends: [FeedSide: End] = [.loadMore: End(), .loadPrevious: End()]
     /// Cursors fetched since the last applied refresh, at either end.
@@ -124,6 +160,9 @@ struct ReferenceModel {
     private var lastLoadNumber = 0
     private(set) var callers: [Caller] = []
     private(set) var outcomes: [Int: LoadResult] = [:]
+    /// The version of the list when each call was answered: the caller, resumed after the
+    /// outputs were published, sees it or a later one.
+    private(set) var outcomeVersions: [Int: UInt64] = [:]
     private(set) var events: [FeedEvent] = []
     private(set) var diagnostics: [FeedDiagnostic] = []
     private(set) var requests: [Request] = []
@@ -235,9 +274,13 @@ struct ReferenceModel {
     }
 
     /// Moves the clock to `deadline` and delivers whatever falls due: stale results first (they
-    /// change nothing but the diagnostics, whose order is not checked), then the live ones. Two
-    /// live ones due together belong to the two ends, which the engine may take in either
-    /// order: one model is returned for each order.
+    /// change nothing but the diagnostics, whose order is not checked), then the live ones. Live
+    /// ones due together belong to different loads (the two ends, or a head-merging refresh
+    /// and the end), which the engine may take in any order: one model is returned for each
+    /// order. When taking one ends the load of another due with it (the bound dropped its end,
+    /// or a head-merging refresh replaced the list), that fetch's task, woken by the clock,
+    /// may see its cancellation before it answers or not: a stale result, or `fetchCancelled`
+    /// for a source that honours cancellation; both are returned.
     func advanced(to deadline: Duration) -> [ReferenceModel] {
         var model = self
         let due = model.sleepers.filter { $0.deadline <= deadline }
@@ -248,12 +291,38 @@ struct ReferenceModel {
         if Set(live.map(\.kind.load)).count < live.count {
             model.violations.append("two sleepers of one load fell due together at \(deadline): their order would race")
         }
-        let orders = live.count < 2 ? [live] : [live, live.reversed()]
-        return orders.map { order in
-            var outcome = model
-            for sleeper in order { outcome.fire(sleeper) }
-            outcome.flushCancelledArrivals()
-            return outcome
+        var outcomes: [ReferenceModel] = []
+        for order in Self.orders(of: live) {
+            var partial = [model]
+            for sleeper in order {
+                var next: [ReferenceModel] = []
+                for var candidate in partial {
+                    if !candidate.isLive(sleeper), case .fetch(_, let side, let attempt, _, let response, _) = sleeper.kind,
+                       !response.ignoresCancellation {
+                        var cancelled = candidate
+                        cancelled.diagnostics.append(.fetchCancelled(side: side, attempt: attempt))
+                        next.append(cancelled)
+                    }
+                    candidate.fire(sleeper)
+                    next.append(candidate)
+                }
+                partial = next
+            }
+            for var outcome in partial {
+                outcome.flushCancelledArrivals()
+                outcomes.append(outcome)
+            }
+        }
+        return outcomes
+    }
+
+    /// Every order of `sleepers` (at most three fall due together: one per side).
+    private static func orders(of sleepers: [Sleeper]) -> [[Sleeper]] {
+        guard sleepers.count > 1 else { return [sleepers] }
+        return sleepers.indices.flatMap { index in
+            var rest = sleepers
+            let first = rest.remove(at: index)
+            return orders(of: rest).map { [first] + $0 }
         }
     }
 
@@ -272,13 +341,31 @@ struct ReferenceModel {
             loads[.refresh] = nil
             resolve(current.number, .cancelled(.supersededByNewerRequest))
             failures = []
+            // Loads at the ends may run beside a head-merging refresh; a refresh that will not
+            // merge cancels them as any refresh does.
+            cancelEnds(forRefreshFrom: cursor)
             return startLoad(.refresh, cursor: cursor, attempt: 1, announce: false, caller: call)
         }
-        for side in Self.ends {
-            if let load = loads[side] { finish(load, .cancelled(.preemptedByRefresh)) }
-        }
+        cancelEnds(forRefreshFrom: cursor)
         failures = []
         startLoad(.refresh, cursor: cursor, attempt: 1, announce: true, caller: call)
+    }
+
+    /// RefreshMode.mergeAtHead: a refresh from the top, with items that have ids, of a list
+    /// that starts at the start of the data, may keep the list. (Items have ids here; a feed
+    /// with `duplicates: .keep` keeps no ids, see h11-model-ENGINE-BUGS.md.)
+    private func mergesAtHead(from cursor: Int?) -> Bool {
+        configuration.refreshMode == .mergeAtHead && configuration.duplicates == .drop && cursor == nil
+            && hasFirstPage && ends[.loadPrevious]!.atEndOfData
+    }
+
+    /// A refresh starting cancels the loads at both ends (the end, then the start), except that
+    /// a head-merging refresh lets a load at the end run on.
+    private mutating func cancelEnds(forRefreshFrom cursor: Int?) {
+        let merges = mergesAtHead(from: cursor)
+        for side in Self.ends where !(merges && side == .loadMore) {
+            if let load = loads[side] { finish(load, .cancelled(.preemptedByRefresh)) }
+        }
     }
 
     /// loadMore() / loadPrevious().
@@ -302,7 +389,9 @@ struct ReferenceModel {
         }
         if end.stoppedBy != nil { return answer(call, side: side, .ignored(.stoppedByGuard)) }
         let preemption: CancellationReason = side == .loadMore ? .preemptedByLoadMore : .preemptedByLoadPrevious
-        if let refreshing {
+        // A head-merging refresh neither cancels a load at the end nor is cancelled by one (a
+        // load at the start follows the refresh rules, as for any refresh).
+        if let refreshing, !(refreshing.mergesAtHead && side == .loadMore) {
             let refreshWins = side == .loadMore
                 ? configuration.loadMoreDuringRefresh == .ignoreLoadMore
                 : configuration.loadPreviousDuringRefresh == .ignoreLoadPrevious
@@ -332,6 +421,9 @@ struct ReferenceModel {
         guard let failure else { return answer(call, side: requested, .ignored(.nothingToRetry)) }
         if failure.side == .refresh {
             failures = []
+            // A refresh run again is a refresh: loads at the ends (which could run beside the
+            // head-merging refresh that failed) are cancelled unless this one merges too.
+            cancelEnds(forRefreshFrom: refreshCursor)
             return startLoad(.refresh, cursor: refreshCursor, attempt: failure.attempt + 1, announce: true, caller: call)
         }
         let side = failure.side
@@ -426,6 +518,10 @@ struct ReferenceModel {
             end.cursor = onward
             end.atEndOfData = onward == nil
             ends[side] = end
+            // The edge page now leads on from the fresh cursor.
+            if !pages.isEmpty {
+                if side == .loadPrevious { pages[0].previous = onward } else { pages[pages.count - 1].next = onward }
+            }
             clearFailures(at: side)
             return finish(load, end.atEndOfData ? .endOfData : .completed,
                           summary: LoadSummary(itemsApplied: 0, reachedEnd: end.atEndOfData))
@@ -434,23 +530,41 @@ struct ReferenceModel {
         // end only to a cursor not fetched yet (that would loop).
         if ids.isEmpty, let onward, load.emptyPagesFollowed < configuration.maximumEmptyPagesFollowed,
            side == .refresh || !fetchedCursors.contains(onward) {
-            if side != .refresh, let cursor = load.cursor { fetchedCursors.insert(cursor) }
             var following = load
+            if side != .refresh, let cursor = load.cursor {
+                fetchedCursors.insert(cursor)
+                following.followedEmpty.append(cursor)
+            }
             following.cursor = onward
             following.emptyPagesFollowed += 1
             loads[side] = following
             return fetch(following)
         }
+        if load.mergesAtHead {
+            let listed = Set(list)
+            if let firstKnown = ids.firstIndex(where: listed.contains) {
+                return mergeAtHead(load, ids: ids, firstKnown: firstKnown, previous: previous, next: next)
+            }
+            // Sharing no id, it replaces the list as a plain refresh does; the loads at the ends
+            // (whose pages belonged to the old list) are cancelled then (below, once the new
+            // list is published: their callers see it).
+            mergesThatReplaced += 1
+        }
         let (applied, dropped) = apply(ids, at: side)
+        if side != .refresh { reloadedAfterDrop += ids.filter(droppedIDs.contains).count }
         if side == .refresh {
             // A new list: its own cursors, both ends open again, every failure cleared.
             hasFirstPage = true
             fetchedCursors = []
             failures = []
+            pages = []
             ends[.loadMore] = End()
             ends[.loadPrevious] = End(cursor: previous, atEndOfData: previous == nil, edgePageCursor: load.cursor)
         }
         if let cursor = load.cursor { fetchedCursors.insert(cursor) }
+        let record = PageRecord(
+            count: applied, previous: previous, next: next, fetchedWith: load.cursor, followedEmpty: load.followedEmpty)
+        if side == .loadPrevious { pages.insert(record, at: 0) } else { pages.append(record) }
         let grownEnd: FeedSide = side == .loadPrevious ? .loadPrevious : .loadMore
         var end = ends[grownEnd]!
         end.edgePageCursor = load.cursor
@@ -470,11 +584,116 @@ struct ReferenceModel {
             ends[.loadPrevious]!.stoppedBy = .repeatedCursor("\(previous)")
             guardFailure = .repeatedCursor("\(previous)")
         }
+        // One version per landing: the page and what the bound dropped at the other end for it;
+        // then the load it cancelled at that end ends, then this one.
+        if side == .refresh {
+            publishReplacement()
+            if load.mergesAtHead {
+                for end in Self.ends {
+                    if let other = loads[end] { finish(other, .cancelled(.preemptedByRefresh)) }
+                }
+            }
+        } else {
+            let removed = trimToBound(grownAt: side)
+            publish(
+                insertedAtStart: side == .loadPrevious ? applied : 0, insertedAtEnd: side == .loadMore ? applied : 0,
+                removedAtStart: removed.atStart, removedAtEnd: removed.atEnd)
+            if let cancelled = removed.cancelling { finish(cancelled, .cancelled(.pagesDropped)) }
+        }
         if let guardFailure { return fail(load, guardFailure) }
         if side != .refresh { clearFailures(at: side) }
         let reachedEnd = onward == nil
         finish(load, reachedEnd ? .endOfData : .completed,
                summary: LoadSummary(itemsApplied: applied, droppedDuplicates: dropped, reachedEnd: reachedEnd))
+    }
+
+    /// RefreshMode.mergeAtHead, the first page sharing an id with the list: only its items
+    /// before the first known id go on top (`.prepended`, same generation), the rest of the page
+    /// counts as duplicates; every loaded page stays (but the bound may drop pages at the end
+    /// for the new ones), the end and its cursors stay, the start is the page's `previous`.
+    private mutating func mergeAtHead(_ load: Load, ids: [Int], firstKnown: Int, previous: Int?, next: Int?) {
+        var seen: Set<Int> = []
+        let kept = ids[..<firstKnown].filter { seen.insert($0).inserted }
+        let dropped = ids.count - kept.count
+        if dropped > 0 { diagnostics.append(.duplicatesDropped(side: .refresh, count: dropped)) }
+        list = kept + list
+        mergedHeads += 1
+        failures.removeAll { $0.side == .refresh }
+        ends[.loadPrevious] = End(cursor: previous, atEndOfData: previous == nil)
+        pages.insert(PageRecord(count: kept.count, previous: previous, next: next, fetchedWith: nil), at: 0)
+        let removed = trimToBound(grownAt: .loadPrevious)
+        if removed.atEnd > 0 { mergesThatDropped += 1 }
+        publish(insertedAtStart: kept.count, insertedAtEnd: 0, removedAtStart: 0, removedAtEnd: removed.atEnd)
+        if let cancelled = removed.cancelling { finish(cancelled, .cancelled(.pagesDropped)) }
+        // The summary's reachedEnd says whether the list's end is the end of the data (the merged
+        // page's own `next` is not followed); the event is `completed` (see ENGINE-BUGS, question 2).
+        finish(load, .completed, summary: LoadSummary(
+            itemsApplied: kept.count, droppedDuplicates: dropped, reachedEnd: ends[.loadMore]!.atEndOfData))
+    }
+
+    /// FeedConfiguration.maximumItems, after a page landed at `side`'s end (or merged at the
+    /// head): while the list holds more than the bound and more than one page, the page
+    /// farthest from that end goes, if the page next to it (the new edge) names a cursor toward
+    /// it; else dropping stops and `pagesKeptOverBound` tells the count left. The far end then
+    /// loads again from the new edge's cursor: not reached, its failure and guard halt cleared,
+    /// a load in flight there cancelled (`pagesDropped`). Dropped pages' cursors (and the empty
+    /// pages their loads followed) leave the repeated-cursor guard; their ids leave the list,
+    /// so the duplicate filter forgets them too.
+    /// - Returns: The items dropped at the start and at the end, and the load in flight at that
+    ///   end, which the caller cancels once the version is published (its callers see it).
+    private mutating func trimToBound(grownAt side: FeedSide) -> (atStart: Int, atEnd: Int, cancelling: Load?) {
+        guard let maximum = configuration.maximumItems, list.count > maximum else { return (0, 0, nil) }
+        let atStart = side != .loadPrevious
+        let far: FeedSide = atStart ? .loadPrevious : .loadMore
+        var droppedPages = 0, droppedItems = 0, keptOverBound = false
+        while list.count > maximum && pages.count > 1 {
+            let newEdge = atStart ? pages[1] : pages[pages.count - 2]
+            guard (atStart ? newEdge.previous : newEdge.next) != nil else {
+                keptOverBound = true
+                break
+            }
+            let record = atStart ? pages.removeFirst() : pages.removeLast()
+            if let cursor = record.fetchedWith { fetchedCursors.remove(cursor) }
+            for cursor in record.followedEmpty { fetchedCursors.remove(cursor) }
+            droppedIDs.formUnion(atStart ? list.prefix(record.count) : list.suffix(record.count))
+            if atStart { list.removeFirst(record.count) } else { list.removeLast(record.count) }
+            droppedPages += 1
+            droppedItems += record.count
+        }
+        if droppedPages > 0 { diagnostics.append(.pagesDropped(side: far, pages: droppedPages, items: droppedItems)) }
+        if keptOverBound { diagnostics.append(.pagesKeptOverBound(side: far, itemCount: list.count)) }
+        guard droppedPages > 0 else { return (0, 0, nil) }
+        let edge = atStart ? pages[0] : pages[pages.count - 1]
+        ends[far] = End(cursor: atStart ? edge.previous : edge.next, edgePageCursor: edge.fetchedWith)
+        failures.removeAll { $0.side == far }
+        return atStart ? (droppedItems, 0, loads[far]) : (0, droppedItems, loads[far])
+    }
+
+    /// Publishes the list as a new generation (a refresh applied, even to an empty list).
+    private mutating func publishReplacement() {
+        let last = versions.last!
+        versions.append(Version(
+            ids: list, change: .replaced, generation: last.generation + 1,
+            droppedAtStart: last.droppedAtStart, droppedAtEnd: last.droppedAtEnd))
+    }
+
+    /// Publishes the list, within its generation, if it changed at an end: `.appended`,
+    /// `.prepended`, or `.ends` when the bound dropped items.
+    private mutating func publish(insertedAtStart: Int, insertedAtEnd: Int, removedAtStart: Int, removedAtEnd: Int) {
+        guard insertedAtStart + insertedAtEnd + removedAtStart + removedAtEnd > 0 else { return }
+        let change: FeedChange = if removedAtStart + removedAtEnd > 0 {
+            .ends(FeedEndsChange(
+                removedAtStart: removedAtStart, insertedAtStart: insertedAtStart, insertedAtEnd: insertedAtEnd,
+                removedAtEnd: removedAtEnd))
+        } else if insertedAtStart > 0 {
+            .prepended(0..<insertedAtStart)
+        } else {
+            .appended((list.count - insertedAtEnd)..<list.count)
+        }
+        let last = versions.last!
+        versions.append(Version(
+            ids: list, change: change, generation: last.generation,
+            droppedAtStart: last.droppedAtStart + removedAtStart, droppedAtEnd: last.droppedAtEnd + removedAtEnd))
     }
 
     /// A try failed (thrown or timed out): retry after a backoff while attempts are left, or fail.
@@ -490,8 +709,9 @@ struct ReferenceModel {
         sleepers.append(Sleeper(deadline: now + delay, kind: .backoff(load: load.number, attempt: load.attempt)))
     }
 
-    /// Applies a page: a refresh replaces the list, a load-more appends, a load-previous
-    /// prepends; with `duplicates: .drop` an id already listed (or earlier in the page) is left out.
+    /// Applies a page to the list (the caller publishes the version): a refresh replaces the
+    /// list, a load-more appends, a load-previous prepends; with `duplicates: .drop` an id
+    /// already listed (or earlier in the page) is left out.
     private mutating func apply(_ ids: [Int], at side: FeedSide) -> (applied: Int, dropped: Int) {
         var seen: Set<Int> = side == .refresh ? [] : Set(list)
         var kept: [Int] = []
@@ -500,21 +720,10 @@ struct ReferenceModel {
         }
         let dropped = ids.count - kept.count
         if dropped > 0 { diagnostics.append(.duplicatesDropped(side: side, count: dropped)) }
-        let generation = versions.last!.generation
         switch side {
-        case .refresh:
-            list = kept
-            versions.append(Version(ids: list, change: .replaced, generation: generation + 1))
-            return (list.count, dropped)
-        case .loadMore:
-            guard !kept.isEmpty else { return (0, dropped) }
-            let range = list.count..<(list.count + kept.count)
-            list += kept
-            versions.append(Version(ids: list, change: .appended(range), generation: generation))
-        case .loadPrevious:
-            guard !kept.isEmpty else { return (0, dropped) }
-            list = kept + list
-            versions.append(Version(ids: list, change: .prepended(0..<kept.count), generation: generation))
+        case .refresh: list = kept
+        case .loadMore: list += kept
+        case .loadPrevious: list = kept + list
         }
         return (kept.count, dropped)
     }
@@ -525,9 +734,11 @@ struct ReferenceModel {
         _ side: FeedSide, cursor: Int?, attempt: Int, announce: Bool, caller: Int?, refetchesEdgePage: Bool = false
     ) {
         lastLoadNumber += 1
-        let load = Load(
+        var load = Load(
             number: lastLoadNumber, side: side, startCursor: cursor, cursor: cursor, attempt: attempt,
             firstAttempt: attempt, refetchesEdgePage: refetchesEdgePage)
+        if side == .refresh { load.mergesAtHead = mergesAtHead(from: cursor) }
+        if load.mergesAtHead { mergingRefreshes += 1 }
         loads[side] = load
         if side == .refresh { refreshCursor = cursor }
         if announce { events.append(.began(side)) }
@@ -616,11 +827,13 @@ struct ReferenceModel {
 
     private mutating func answer(_ call: Int, side: FeedSide?, _ outcome: LoadOutcome) {
         outcomes[call] = LoadResult(side: side, outcome: outcome)
+        outcomeVersions[call] = version
     }
 
     private mutating func resolve(_ load: Int, _ outcome: LoadOutcome) {
         for caller in callers where caller.load == load {
             outcomes[caller.call] = LoadResult(side: caller.side, outcome: outcome, joinedInFlightLoad: caller.joined)
+            outcomeVersions[caller.call] = version
         }
         callers.removeAll { $0.load == load }
     }

@@ -10,7 +10,8 @@ enum Rendezvous {
 
     /// Makes `call` on the controller and returns once the controller has taken it (started,
     /// joined or answered), while the call may still be waiting for its load to end. The
-    /// answer goes to `outcomes`.
+    /// answer goes to `outcomes`, with the version of the list the caller sees when it resumes
+    /// (outputs are published before callers are answered).
     ///
     /// `Task.immediate` with a closure isolated to the controller runs right here, on the
     /// controller's executor, up to the call's first real suspension: when this returns, the
@@ -25,7 +26,7 @@ enum Rendezvous {
             case .loadPrevious: await feed.loadPrevious()
             case .retry(let side): await feed.retry(side)
             }
-            outcomes.record(number, result)
+            outcomes.record(number, result, seeingVersion: feed.currentSnapshot.version)
         }
     }
 }

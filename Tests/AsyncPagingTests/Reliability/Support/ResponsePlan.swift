@@ -11,7 +11,10 @@ import AsyncPagingTesting
 /// run that opens at a cursor (`initialCursor`, `refresh(from:)`) loads both ways. Bad input
 /// comes at both ends: failures, hangs, slow answers that ignore cancellation, empty pages that
 /// claim more, the start or the end of the data, cursors that point back at pages already
-/// fetched (a loop), and duplicate ids.
+/// fetched (a loop), and duplicate ids. The page a `nil` cursor asks for sometimes starts with
+/// new posts (ids from 1,000,000 that no other answer has), for head-merging refreshes. In some
+/// runs no page names a `previous` (a source that
+/// pages forward only).
 struct ResponsePlan: Sendable {
     /// One planned answer.
     struct Response: Sendable, Equatable, CustomStringConvertible {
@@ -67,6 +70,9 @@ struct ResponsePlan: Sendable {
     /// Whether request 0 is the initial load: it must sleep, so that the test subscribes
     /// before anything is published.
     let firstRequestSleeps: Bool
+    /// A source that pages forward only (`Page(items:next:)`): no page names a `previous`, so
+    /// the list starts at its first page and the bound can never drop pages at the start.
+    var forwardOnly = false
 
     func response(forRequest index: Int, cursor: Int?) -> Response {
         var random = SplitMix64(seed: seed, stream: UInt64(index) &+ 1)
@@ -90,20 +96,27 @@ struct ResponsePlan: Sendable {
         case ..<86: next = position - random.below(3) // back at this page or one before it: a loop
         default: next = position + 1
         }
-        let previous: Int?
+        var previous: Int?
         switch random.below(100) {
         // The page a nil cursor asks for is mostly the start of the data, as for a source that
         // only pages forward.
-        case ..<(cursor == nil ? 60 : 10): previous = nil
+        case ..<(cursor == nil ? 85 : 10): previous = nil
         case ..<72: previous = position - 1
         case ..<86: previous = position + random.below(3) // back at this page or one after it: a loop
         default: previous = position - 1
         }
+        if forwardOnly { previous = nil }
         var ids: [Int] = []
         if kind >= 32 { // 10% empty pages
             let count = 1 + random.below(3)
             ids = (0..<count).map { position * 3 + $0 }
             if random.chance(15) { ids[random.below(count)] = position * 3 + random.below(7) - 3 } // a neighbour's id
+            if cursor == nil && random.chance(40) {
+                // New posts at the head: ids no other answer has, before the page's own (or
+                // instead of them: more new posts than a page).
+                let new = (0..<(1 + random.below(3))).map { 1_000_000 + index * 3 + $0 }
+                ids = random.chance(25) ? new : new + ids
+            }
         }
         return Response(
             result: .page(ids: ids, previous: previous, next: next), latency: latency,
