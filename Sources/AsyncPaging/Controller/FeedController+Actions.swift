@@ -261,19 +261,20 @@ extension FeedController {
         if replacing {
             change = .replaced
         } else {
-            // The counts alone: copying the latest view retains its tables.
-            let previous = latest.visibleCounts
+            // The counts alone, as published: a view would retain its tables.
+            let previous = published.counts
             let current = overlay?.visibleCounts(of: contents) ?? contents.counts
             guard current != previous else { return }
             change = current.change(since: previous)
         }
-        latest = FeedSnapshot(
-            version: latest.version + 1,
-            generation: replacing ? latest.generation + 1 : latest.generation,
+        let snapshot = FeedSnapshot(
+            version: published.version + 1,
+            generation: replacing ? published.generation + 1 : published.generation,
             change: change,
             contents: contents,
             overlay: overlay)
-        broadcaster.publish(latest)
+        published = _PublishedList(snapshot)
+        broadcaster.publish(snapshot)
     }
 
     /// The items whose id is not yet in the list, and how many were dropped.

@@ -24,7 +24,7 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
     @discardableResult
     @inlinable public func update(id: Item.ID, _ change: (inout Item) -> Void) throws(FeedEditError) -> Int {
         let (position, index) = try locate(id)
-        var item = latest[index]
+        var item = shownList[index]
         change(&item)
         guard item.id == id else { throw .idChanged("\(id)") }
         return replace(at: position, index: index, with: item)
@@ -166,10 +166,11 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
     @inlinable func publishEdit(_ edited: _EditOverlay<Item>, change: FeedChange) {
         overlay = edited
         if edited.removed.count + edited.replacedPositions.count >= Self.editsFoldedAt { foldEdits() }
-        latest = FeedSnapshot(
-            version: latest.version + 1, generation: latest.generation, change: change, contents: store.contents,
-            overlay: overlay)
-        broadcaster.publish(latest)
+        let snapshot = FeedSnapshot(
+            version: published.version + 1, generation: published.generation, change: change,
+            contents: store.contents, overlay: overlay)
+        published = _PublishedList(snapshot)
+        broadcaster.publish(snapshot)
         publishStates() // ends the turn: `updates` readers get the edit now
     }
 

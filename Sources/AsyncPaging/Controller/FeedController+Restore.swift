@@ -60,7 +60,7 @@ extension FeedController {
         // The records form one list by construction; should they ever not, no state is better
         // than a trap.
         return try? FeedState(
-            pages: pages, generation: latest.generation, anchorIndex: anchor, savedAt: clock.timeSinceEpoch)
+            pages: pages, generation: published.generation, anchorIndex: anchor, savedAt: clock.timeSinceEpoch)
     }
 
     /// Sets up a new controller's machine and store from `state`: the pages are recorded with
@@ -117,7 +117,7 @@ extension FeedController where Item: Identifiable {
         var anchorIndex: Int?
         if let anchorID {
             if let overlay, !overlay.removed.isEmpty || !overlay.replacedPositions.isEmpty {
-                anchorIndex = latest.firstIndex { $0.id == anchorID }
+                anchorIndex = shownList.firstIndex { $0.id == anchorID }
             } else {
                 let contents = store.contents
                 for index in 0..<contents.count where contents[index].id == anchorID {

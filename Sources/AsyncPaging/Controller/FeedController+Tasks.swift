@@ -17,15 +17,14 @@ extension FeedController {
             cursor: cursor, side: side, pageSize: configuration.pageSize, attempt: attempt, clock: clock)
         let source = self.source
         let tasks = self.tasks
-        let controller = selfReference
-        // The two task bodies are closure literals, not one shared closure value: converting a
+                // The two task bodies are closure literals, not one shared closure value: converting a
         // closure value into a task's operation costs three more allocations per fetch.
         if handsOverInPlace, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
             tasks.beginLaunch(loadID: id.rawValue, attempt: attempt)
             let fetch = Task.immediate {
                 let answer = await Self.fetchAnswer(from: source, for: request)
                 if tasks.answerInPlace(answer, loadID: id.rawValue, attempt: attempt) { return }
-                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, step: step, answer)
+                await tasks.owner?.fetchDelivered(id, side: side, attempt: attempt, step: step, answer)
             }
             if let answer = tasks.endLaunch(fetch, loadID: id.rawValue) {
                 return answer // the load has no fetch left to time out
@@ -33,7 +32,7 @@ extension FeedController {
         } else {
             let fetch = Task {
                 let answer = await Self.fetchAnswer(from: source, for: request)
-                await controller.target?.fetchDelivered(id, side: side, attempt: attempt, step: step, answer)
+                await tasks.owner?.fetchDelivered(id, side: side, attempt: attempt, step: step, answer)
             }
             tasks.setFetch(fetch, for: id.rawValue)
         }
@@ -59,16 +58,16 @@ extension FeedController {
     /// (``FeedError/clockFailed(_:)``): the timer could never fire, and the load must end.
     @inlinable nonisolated func launchTimer(_ id: LoadID, attempt: Int, step: Int, after delay: Duration, isTimeout: Bool) {
         let clock = self.clock
-        let controller = selfReference
+        let tasks = self.tasks // not `self`: a pending timer must not keep the controller alive
         let timer = Task {
             do {
                 try await clock.sleep(for: delay.boundedForTimers)
             } catch {
                 if Task.isCancelled { return } // the load ended or moved on
-                await controller.target?.timerFailed(id, attempt: attempt, error: error)
+                await tasks.owner?.timerFailed(id, attempt: attempt, error: error)
                 return
             }
-            await controller.target?.timerFired(id, attempt: attempt, step: step, isTimeout: isTimeout)
+            await tasks.owner?.timerFired(id, attempt: attempt, step: step, isTimeout: isTimeout)
         }
         tasks.setTimer(timer, for: id.rawValue)
     }

@@ -1,9 +1,13 @@
-/// The tasks of the loads in flight — each one's fetch and timer (a timeout or a retry backoff) —
-/// and the hand-over of a fetch that answers while it is still being launched.
+/// What a controller shares with its tasks: the tasks of the loads in flight — each one's fetch
+/// and timer (a timeout or a retry backoff) — with the hand-over of a fetch that answers while
+/// it is still being launched; the requests sent from any context (``FeedController/send(_:)``)
+/// that a task carries out in order; and a weak reference back to the controller.
 ///
-/// Kept behind a lock (``Locked``) in a `let` so that the controller's nonisolated initializer
+/// Kept behind one lock (``Locked``) in a `let` so that the controller's nonisolated initializer
 /// can hand over the initial load's task, a fetch task can hand its answer over from any
-/// thread, and the controller's `deinit` can cancel whatever is still running.
+/// thread, `send` can queue a request from any thread, and the controller's `deinit` can cancel
+/// whatever is still running. (The requests had a lock of their own and the weak reference an
+/// object of its own: together 136 heap bytes and two allocations a controller.)
 ///
 /// The hand-over: the controller starts a fetch with `Task.immediate`, so the fetch runs on the
 /// controller's thread until it first suspends. A source that answers without suspending (a
@@ -12,7 +16,14 @@
 /// launch ends (``endLaunch(_:loadID:)``), instead of the task hopping back onto the actor. The
 /// lock decides which of the two carries an answer, so exactly one does, on whichever thread
 /// the task finished.
-@usableFromInline final class LoadTasks<Answer: Sendable>: Sendable {
+///
+/// `@unchecked Sendable` is safe: `running` is a `let` whose value is reached only inside its
+/// lock, and `owner` is written exactly once, by ``setOwner(_:)`` in the owner's initializer,
+/// before the owner (and so this object) is shared with any task or thread; every later access
+/// only reads it, after a synchronizing hand-off (task creation, an actor hop) that orders the
+/// write before the read. Weak loads are atomic in the Swift runtime, so the reference being
+/// cleared when the owner is released needs no lock either.
+@usableFromInline final class ControllerTasks<Answer: Sendable, Owner: AnyObject & Sendable>: @unchecked Sendable {
     @usableFromInline struct Running {
         @usableFromInline var loadID: UInt64
         @usableFromInline var fetch: Task<Void, Never>?
@@ -38,6 +49,10 @@
         @usableFromInline var launchingAttempt = 0
         /// That fetch's answer, when it came before the launch ended.
         @usableFromInline var answeredInPlace: Answer?
+        /// Requests sent with ``FeedController/send(_:)``, not yet carried out.
+        @usableFromInline var requests: [FeedRequest] = []
+        /// Whether a task is carrying out `requests` (it stops when they run out).
+        @usableFromInline var isDrainingRequests = false
 
         @inlinable init() {}
 
@@ -79,6 +94,38 @@
     }
 
     @usableFromInline let running = Locked<Records>(Records())
+
+    /// The controller, for its tasks: they reach it without keeping it alive. (Capturing
+    /// `[weak self]` in each task would cost a heap box per task.)
+    @usableFromInline weak var owner: Owner?
+
+    @usableFromInline init() {}
+
+    /// Sets the owner; call once, in its initializer, before this object is shared.
+    @usableFromInline func setOwner(_ owner: Owner) {
+        self.owner = owner
+    }
+
+    /// Queues `request`; `true` if no task is carrying out requests, so the caller must start one.
+    @inlinable func post(_ request: FeedRequest) -> Bool {
+        running.withLock { records in
+            records.requests.append(request)
+            defer { records.isDrainingRequests = true }
+            return !records.isDrainingRequests
+        }
+    }
+
+    /// The next request to carry out, or `nil` when none is left (the drain then ends: the next
+    /// ``post(_:)`` starts another).
+    @inlinable func nextRequest() -> FeedRequest? {
+        running.withLock { records in
+            if records.requests.isEmpty {
+                records.isDrainingRequests = false
+                return nil
+            }
+            return records.requests.removeFirst()
+        }
+    }
 
     /// Marks the fetch of `attempt` of `loadID` as being launched: until ``endLaunch(_:loadID:)``,
     /// its answer is handed over in place.
