@@ -45,26 +45,30 @@
             case mergeAtHead(previous: Cursor?, next: Cursor?, isEmpty: Bool)
         }
 
+        // The order of the stored properties is the layout (Swift does not reorder them): the
+        // words first, then each optional cursor followed by one-byte fields that fill its
+        // padding. In declaration order a load was 106 bytes with `Int` cursors, now 91 (the
+        // head-merge payload of `phase` is most of the rest); a machine holds three slots.
         @usableFromInline let id: LoadID
-        @usableFromInline let side: FeedSide
-        /// The cursor the load started from (a refresh's `from`, an end's edge cursor).
-        @usableFromInline let origin: Cursor?
-        /// The cursor being fetched; moves on when the load follows an empty page.
-        @usableFromInline var cursor: Cursor?
         /// The try in flight (or the one that failed, while waiting to retry).
         @usableFromInline var attempt: Int
         /// The attempt this load started with (above 1 for a manual retry).
         @usableFromInline let firstAttempt: Int
-        @usableFromInline var phase: Phase = .fetching
         /// How many empty pages that claimed more this load has followed; also tells apart the
         /// fetches of one attempt, so that a late timer of an earlier fetch cannot match.
         @usableFromInline var step: Int = 0
+        /// The cursor the load started from (a refresh's `from`, an end's edge cursor).
+        @usableFromInline let origin: Cursor?
+        @usableFromInline let side: FeedSide
         /// A retry after a repeated cursor: fetch the edge page again only to get a fresh cursor
         /// onward; its items are already in the list and are not applied again.
         @usableFromInline let isRecheck: Bool
         /// A refresh in ``RefreshMode/mergeAtHead`` that may keep the list: it neither cancels a
         /// load at the end nor is cancelled by one.
         @usableFromInline var mergesAtHead = false
+        /// The cursor being fetched; moves on when the load follows an empty page.
+        @usableFromInline var cursor: Cursor?
+        @usableFromInline var phase: Phase = .fetching
 
         @inlinable init(id: LoadID, side: FeedSide, cursor: Cursor?, attempt: Int, isRecheck: Bool) {
             self.id = id
@@ -152,35 +156,14 @@
         case answered(LoadOutcome)
     }
 
+    // The order of the stored properties is the layout: words and arrays first, the one-byte
+    // flags in the padding after the cursor set, then the load slots, edges and cursors (with
+    // the loads' own layout, 593 -> 521 bytes with `Int` cursors).
     @usableFromInline let configuration: FeedConfiguration
-    @usableFromInline var refreshLoad: Load?
-    @usableFromInline var startLoad: Load?
-    @usableFromInline var endLoad: Load?
-    @usableFromInline var start = Edge()
-    @usableFromInline var end = Edge()
-    @usableFromInline var hasLoadedFirstPage = false
+    @usableFromInline var lastLoadID: UInt64 = 0
     /// The failures standing, oldest first, at most one per side: cleared by the side's next
     /// request or success (a load at an end also clears the refresh's; a refresh clears all).
     @usableFromInline var failures: [FeedFailure] = []
-    @usableFromInline var isClosed = false
-    /// Cursors fetched since the last refresh, at either end: a page pointing back to one of
-    /// them would loop.
-    @usableFromInline var followedCursors = _FollowedCursors<Cursor>()
-    @usableFromInline var lastLoadID: UInt64 = 0
-    /// The page an ``Action/applyPage(_:_:)`` or ``Action/mergePageAtHead(_:)`` applies, until the
-    /// controller takes it. It is held here rather than in the action: actions are copied as
-    /// they are carried out, and with a page in them (an array and two cursors, generic) each
-    /// copy went through value witnesses — about 9,000 more instructions a page, measured.
-    @usableFromInline var landedPage: Page<Item, Cursor>?
-    /// The cursor the last refresh started from, where `retry()` runs a failed refresh again.
-    @usableFromInline var refreshOrigin: Cursor?
-    /// The list's pages, first to last: what the bound drops. Kept only with a bound
-    /// (``keepsPages``): a record per page is ~3.6 bytes an item at 20 items a page, which an
-    /// unbounded feed of a million items need not pay.
-    @usableFromInline var pages = _PageRecords<Cursor>()
-    /// Whether the machine keeps ``pages`` (and the cursors of the empty pages each followed):
-    /// with ``FeedConfiguration/maximumItems`` only.
-    @usableFromInline let keepsPages: Bool
     /// The cursors of the empty pages that the load in flight at each end followed, until its
     /// page lands (kept apart from ``Load`` so that a load stays a plain value: an array in it
     /// made every copy of a load go through value witnesses, ~5,000 instructions a page).
@@ -189,9 +172,32 @@
     /// For a page whose load followed empty pages before it (rare), those pages' cursors, by
     /// the cursor that fetched the page: dropping the page for the bound forgets them too.
     @usableFromInline var emptyPagesBefore: [Cursor: [Cursor]] = [:]
-
+    /// The list's pages, first to last: what the bound drops. Kept only with a bound
+    /// (``keepsPages``): a record per page is ~3.6 bytes an item at 20 items a page, which an
+    /// unbounded feed of a million items need not pay.
+    @usableFromInline var pages = _PageRecords<Cursor>()
+    /// Cursors fetched since the last refresh, at either end: a page pointing back to one of
+    /// them would loop.
+    @usableFromInline var followedCursors = _FollowedCursors<Cursor>()
+    @usableFromInline var isClosed = false
+    @usableFromInline var hasLoadedFirstPage = false
+    /// Whether the machine keeps ``pages`` (and the cursors of the empty pages each followed):
+    /// with ``FeedConfiguration/maximumItems`` only.
+    @usableFromInline let keepsPages: Bool
     /// Whether the controller identifies items (so a refresh can merge at the head).
     @usableFromInline let identifiesItems: Bool
+    @usableFromInline var refreshLoad: Load?
+    @usableFromInline var startLoad: Load?
+    @usableFromInline var endLoad: Load?
+    @usableFromInline var start = Edge()
+    @usableFromInline var end = Edge()
+    /// The page an ``Action/applyPage(_:_:)`` or ``Action/mergePageAtHead(_:)`` applies, until the
+    /// controller takes it. It is held here rather than in the action: actions are copied as
+    /// they are carried out, and with a page in them (an array and two cursors, generic) each
+    /// copy went through value witnesses — about 9,000 more instructions a page, measured.
+    @usableFromInline var landedPage: Page<Item, Cursor>?
+    /// The cursor the last refresh started from, where `retry()` runs a failed refresh again.
+    @usableFromInline var refreshOrigin: Cursor?
 
     @inlinable init(configuration: FeedConfiguration, identifiesItems: Bool = false) {
         self.configuration = configuration

@@ -29,8 +29,8 @@
         var copied = 0
         while copied < items.count {
             let (chunkIndex, offset) = ChunkLayout.locate(written)
-            let chunk = chunkForWriting(chunkIndex)
             let batch = min(ChunkLayout.capacity(ofChunk: chunkIndex) - offset, items.count - copied)
+            let chunk = chunkForWriting(chunkIndex, filledTo: offset + batch)
             chunk.withUnsafeMutablePointers { initialized, base in
                 if reversed {
                     for position in 0..<batch {
@@ -106,16 +106,29 @@
         self.table = moved
     }
 
-    @inlinable mutating func chunkForWriting(_ chunkIndex: Int) -> ItemChunk<Item> {
+    /// The chunk `chunkIndex`, made (and added to the table) if the run has none yet, able to
+    /// hold `filledTo` items.
+    ///
+    /// The first chunk of a run is made only as large as its first write needs (a feed's first
+    /// page: 20 items of the layout's 32), and grows to the layout's capacity on the write that
+    /// overflows it: a copy of its items into a full-size chunk, in a new table, so that views
+    /// still reading the old table and chunk see them unchanged. A controller holding one page
+    /// of 20 posts saves the 12 unused slots (480 bytes of 40-byte posts); the copy happens once
+    /// per run, at most 31 items. Later chunks are made full-size: regrowing them would copy up
+    /// to 4,096 items.
+    @inlinable mutating func chunkForWriting(_ chunkIndex: Int, filledTo needed: Int) -> ItemChunk<Item> {
         let table = self.table ?? ChunkTable.make(capacity: 4, firstChunk: chunkIndex)
         self.table = table
         let (used, firstChunk) = table.withUnsafeMutablePointerToHeader { ($0.pointee.used, $0.pointee.firstChunk) }
         let slot = chunkIndex - firstChunk
         if slot < used {
-            return table.withUnsafeMutablePointerToElements { $0[slot] }
+            let chunk = table.withUnsafeMutablePointerToElements { $0[slot] }
+            if chunkIndex == 0, chunk.capacity < needed { return regrowFirstChunk(chunk, slot: slot) }
+            return chunk
         }
         precondition(slot == used, "chunks are added in order")
-        let chunk = ItemChunk<Item>.make(capacity: ChunkLayout.capacity(ofChunk: chunkIndex))
+        let capacity = chunkIndex == 0 ? needed : ChunkLayout.capacity(ofChunk: chunkIndex)
+        let chunk = ItemChunk<Item>.make(capacity: capacity)
         if used == table.capacity {
             let grown = ChunkTable<Item>.make(capacity: table.capacity * 2, firstChunk: firstChunk)
             table.withUnsafeMutablePointerToElements { old in
@@ -131,5 +144,30 @@
             header.pointee.used = used + 1
         }
         return chunk
+    }
+
+    /// Replaces the run's first chunk, made to the size of the first write, with one of the
+    /// layout's capacity holding the same items, in a copy of the table (see
+    /// ``chunkForWriting(_:filledTo:)``): the old table and chunk stay as views saw them.
+    @inlinable mutating func regrowFirstChunk(_ small: ItemChunk<Item>, slot: Int) -> ItemChunk<Item> {
+        let grown = ItemChunk<Item>.make(capacity: ChunkLayout.capacity(ofChunk: 0))
+        small.withUnsafeMutablePointers { initialized, items in
+            grown.withUnsafeMutablePointers { grownInitialized, grownItems in
+                grownItems.initialize(from: items, count: initialized.pointee)
+                grownInitialized.pointee = initialized.pointee
+            }
+        }
+        let table = self.table!
+        let (used, firstChunk) = table.withUnsafeMutablePointerToHeader { ($0.pointee.used, $0.pointee.firstChunk) }
+        let copy = ChunkTable<Item>.make(capacity: table.capacity, firstChunk: firstChunk)
+        table.withUnsafeMutablePointerToElements { old in
+            copy.withUnsafeMutablePointers { header, new in
+                new.initialize(from: old, count: used)
+                new[slot] = grown
+                header.pointee.used = used
+            }
+        }
+        self.table = copy
+        return grown
     }
 }

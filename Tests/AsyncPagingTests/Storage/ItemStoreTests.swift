@@ -68,6 +68,40 @@ struct ItemStoreTests {
         #expect(late.change(since: early) == .appended(2..<10_002))
     }
 
+    @Test("the first chunk holds only the first page, and grows without changing what older views read", arguments: [1, 20])
+    func firstChunkGrowsOnce(firstPage: Int) throws {
+        final class Tracked: Sendable {
+            let value: Int
+            init(_ value: Int) { self.value = value }
+        }
+        weak var first: Tracked?
+        do {
+            var store = ItemStore<Tracked>()
+            let items = (0..<firstPage).map(Tracked.init)
+            first = items[0]
+            store.append(contentsOf: items)
+            let early = store.contents
+            let table = try #require(early.back)
+            let firstChunk = table.withUnsafeMutablePointerToElements { $0[0] }
+            #expect(firstChunk.capacity < ChunkLayout.capacity(ofChunk: 0)) // not the layout's 32
+            #expect(firstChunk.capacity >= firstPage)
+            store.append(contentsOf: (firstPage..<firstPage + 40).map(Tracked.init)) // overflows it
+            let late = store.contents
+            let grownTable = try #require(late.back)
+            #expect(grownTable !== table) // a new table: the early view's is unchanged
+            #expect(grownTable.withUnsafeMutablePointerToElements { $0[0] }.capacity >= ChunkLayout.capacity(ofChunk: 0))
+            #expect(early.count == firstPage)
+            #expect((0..<early.count).allSatisfy { early[$0].value == $0 })
+            #expect(late.count == firstPage + 40)
+            #expect((0..<late.count).allSatisfy { late[$0].value == $0 })
+            store.prepend(contentsOf: (-5..<0).map(Tracked.init)) // the front run's first chunk
+            store.prepend(contentsOf: (-45..<(-5)).map(Tracked.init))
+            let both = store.contents
+            #expect((0..<both.count).allSatisfy { both[$0].value == $0 - 45 })
+        }
+        #expect(first == nil) // both chunks released: the copy holds its own references
+    }
+
     @Test func itemsAreReleasedWithTheirLastSnapshot() {
         final class Tracked: Sendable {}
         weak var watched: Tracked?
