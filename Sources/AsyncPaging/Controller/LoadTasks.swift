@@ -80,6 +80,8 @@
 
     @usableFromInline let running = Locked<Records>(Records())
 
+    @inlinable init() {}
+
     /// Marks the fetch of `attempt` of `loadID` as being launched: until ``endLaunch(_:loadID:)``,
     /// its answer is handed over in place.
     @inlinable func beginLaunch(loadID: UInt64, attempt: Int) {

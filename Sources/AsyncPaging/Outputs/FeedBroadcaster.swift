@@ -69,11 +69,11 @@
         @usableFromInline var status: FeedStatus
         @usableFromInline var loadStates: FeedLoadStates
         @usableFromInline var loadingSides: [FeedSide] = []
-        @usableFromInline var snapshotSubscribers: [UInt64: Subscription<FeedSnapshot<Item>>] = [:]
-        @usableFromInline var statusSubscribers: [UInt64: Subscription<FeedStatus>] = [:]
-        @usableFromInline var loadStateSubscribers: [UInt64: Subscription<FeedLoadStates>] = [:]
-        @usableFromInline var eventSubscribers: [UInt64: Subscription<FeedEvent>] = [:]
-        @usableFromInline var diagnosticSubscribers: [UInt64: Subscription<FeedDiagnostic>] = [:]
+        @usableFromInline var snapshotSubscribers: [UInt64: Subscription<FeedSnapshot<Item>>] = .init()
+        @usableFromInline var statusSubscribers: [UInt64: Subscription<FeedStatus>] = .init()
+        @usableFromInline var loadStateSubscribers: [UInt64: Subscription<FeedLoadStates>] = .init()
+        @usableFromInline var eventSubscribers: [UInt64: Subscription<FeedEvent>] = .init()
+        @usableFromInline var diagnosticSubscribers: [UInt64: Subscription<FeedDiagnostic>] = .init()
         /// The id of the next stream subscription, or of the next ``FeedUpdates`` reader that waits.
         @usableFromInline var nextSubscriberID: UInt64 = 0
         /// Deliveries decided and not yet carried out, in order.
@@ -101,7 +101,7 @@
         /// load's turn with it) makes it one update with the states.
         @usableFromInline var updatePending = false
 
-        @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
+        @inlinable init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
             self.snapshot = snapshot
             self.status = status
             self.loadStates = loadStates
@@ -121,7 +121,7 @@
 
     @usableFromInline let state: Locked<State>
 
-    @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
+    @inlinable init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
         state = Locked(State(snapshot: snapshot, status: status, loadStates: loadStates, loadingSides: loadingSides))
     }
 
@@ -409,7 +409,7 @@ extension FeedBroadcaster.State {
             let continuation = subscriber.continuation
             outbox.append(.finish { continuation.finish() })
         }
-        subscribers = [:]
+        subscribers = .init()
     }
 
     /// Queues `snapshot` for every snapshot subscription (or only those handed an older one)
