@@ -51,16 +51,42 @@
         /// Finish one stream (runs its `onTermination`, which takes the lock: never under it).
         case finish(@Sendable () -> Void)
 
+        // Each yield is carried out by a function of its own that is never inlined: with the
+        // yields inlined, the drain looked up the type of every kind's continuation and yield
+        // result (a continuation's layout is known only at run time; each type found by
+        // demangling its name) the first time it ran, whether or not a stream of that kind had
+        // a subscriber (ten names, ~150,000 instructions once per process, measured with
+        // callgrind). Matching a case without binding its values looks up nothing.
         @inlinable func carryOut() {
             switch self {
-            case .snapshot(let continuation, let value): continuation.yield(value)
-            case .status(let continuation, let value): continuation.yield(value)
-            case .loadStates(let continuation, let value): continuation.yield(value)
-            case .event(let continuation, let value): continuation.yield(value)
-            case .diagnostic(let continuation, let value): continuation.yield(value)
+            case .snapshot: yieldSnapshot()
+            case .status: yieldStatus()
+            case .loadStates: yieldLoadStates()
+            case .event: yieldEvent()
+            case .diagnostic: yieldDiagnostic()
             case .wake(let continuation): continuation.resume(returning: true)
             case .finish(let finish): finish()
             }
+        }
+
+        @inlinable @inline(never) func yieldSnapshot() {
+            if case .snapshot(let continuation, let value) = self { continuation.yield(value) }
+        }
+
+        @inlinable @inline(never) func yieldStatus() {
+            if case .status(let continuation, let value) = self { continuation.yield(value) }
+        }
+
+        @inlinable @inline(never) func yieldLoadStates() {
+            if case .loadStates(let continuation, let value) = self { continuation.yield(value) }
+        }
+
+        @inlinable @inline(never) func yieldEvent() {
+            if case .event(let continuation, let value) = self { continuation.yield(value) }
+        }
+
+        @inlinable @inline(never) func yieldDiagnostic() {
+            if case .diagnostic(let continuation, let value) = self { continuation.yield(value) }
         }
     }
 
@@ -80,8 +106,10 @@
         @usableFromInline var outbox: [Delivery] = []
         /// The emptied batch of the last drain, kept so that draining allocates nothing.
         @usableFromInline var spareOutbox: [Delivery] = []
-        /// Wakes the fan-out task, once snapshots go through it.
-        @usableFromInline var fanOutSignal: AsyncStream<Void>.Continuation?
+        /// Wakes the fan-out task, once snapshots go through it. (In a box: a continuation's
+        /// layout is known only at run time, and one in the state made every copy of the state,
+        /// and every test of it against nil, look its type up.)
+        @usableFromInline var fanOut: _FanOutSignal?
         /// The version of the update ``FeedUpdates`` readers get: grows by one each time the
         /// list, the status or the load states changed in a turn of the controller. Starts at 1,
         /// so that a new reader (at 0) gets the current update at once.
@@ -234,7 +262,12 @@
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
             register(&state, id, Subscription(continuation, deliveredVersion: version))
-            continuation.onTermination = { [weak self] _ in self?.unsubscribe(id, with: unregister) }
+            // The state, not a weak reference to the broadcaster: a weak reference made the
+            // broadcaster's side table (an allocation per controller). The state holds the
+            // continuation and the continuation this closure, a cycle that ends when the stream
+            // ends (its record is removed here) or the feed finishes (every record goes).
+            let locked = self.state
+            continuation.onTermination = { _ in Self.unsubscribe(id, from: locked, with: unregister) }
             return state.claimDrain()
         }
         return stream
@@ -243,8 +276,8 @@
     /// Removes subscription `id`; called from its stream's `onTermination`, on whatever thread
     /// ends it (a cancelled reader's, while that task holds its own lock). Takes the lock only
     /// briefly and never waits for a delivery: deliveries run outside the lock.
-    @inlinable func unsubscribe<Element: Sendable>(
-        _ id: UInt64, with unregister: @Sendable (inout State, UInt64) -> Subscription<Element>?
+    @inlinable static func unsubscribe<Element: Sendable>(
+        _ id: UInt64, from state: Locked<State>, with unregister: @Sendable (inout State, UInt64) -> Subscription<Element>?
     ) {
         let removed = state.withLock { unregister(&$0, id) }
         _ = consume removed // released after the lock, in case it was the last reference
@@ -267,7 +300,7 @@
     // MARK: Publishing (called by the controller only, so in order)
 
     @inlinable func publish(_ snapshot: FeedSnapshot<Item>) {
-        var signal: AsyncStream<Void>.Continuation?
+        var signalsFanOut = false
         deliver { state in
             guard !state.isFinished else { return false }
             state.snapshot = snapshot
@@ -277,25 +310,33 @@
             // it. (An edit made while a load is in flight waits for that load's turn: see
             // FeedBroadcaster+Updates.swift.)
             if state.loadingSides.isEmpty { state.queueUpdateWakeUps() } else { state.updatePending = true }
-            if state.fanOutSignal == nil && state.snapshotSubscribers.count <= Self.directSnapshotSubscribers {
+            if state.fanOut == nil && state.snapshotSubscribers.count <= Self.directSnapshotSubscribers {
                 state.queueSnapshot(snapshot, onlyToLagging: false)
                 return state.claimDrain()
             }
-            if state.fanOutSignal == nil { startFanOut(&state) }
+            if state.fanOut == nil { startFanOut(&state) }
             if !state.fanOutPending { // otherwise the next round takes this one too
                 state.fanOutPending = true
-                signal = state.fanOutSignal
+                signalsFanOut = true
             }
             return false
         }
-        signal?.yield(())
+        if signalsFanOut { signalFanOut() }
+    }
+
+    /// Wakes the fan-out task (after the lock). Not inlined: with the signal's continuation in
+    /// the publishing code, its first run looked up types by name (~50,000 instructions once
+    /// per process) that only a feed with more than eight snapshot subscribers needs.
+    @usableFromInline func signalFanOut() {
+        let fanOut = state.withLock { $0.fanOut }
+        fanOut?.signal.yield(())
     }
 
     /// Switches snapshot delivery to a fan-out task, for good (called under the lock; the task
     /// starts running only after the lock is released).
     @usableFromInline func startFanOut(_ state: inout State) {
         let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        state.fanOutSignal = signal
+        state.fanOut = _FanOutSignal(signal)
         Task { [weak self] in
             for await _ in signals {
                 guard let self else { return }
@@ -315,16 +356,12 @@
             if state.status != status {
                 state.status = status
                 state.updatePending = true
-                for subscriber in state.statusSubscribers.values {
-                    state.outbox.append(.status(subscriber.continuation, status))
-                }
+                if !state.statusSubscribers.isEmpty { state.queue(status) }
             }
             if state.loadStates != loadStates {
                 state.loadStates = loadStates
                 state.updatePending = true
-                for subscriber in state.loadStateSubscribers.values {
-                    state.outbox.append(.loadStates(subscriber.continuation, loadStates))
-                }
+                if !state.loadStateSubscribers.isEmpty { state.queue(loadStates) }
             }
             if state.updatePending { state.queueUpdateWakeUps() }
             return state.claimDrain()
@@ -334,9 +371,7 @@
     @inlinable func publish(_ diagnostic: FeedDiagnostic) {
         deliver { state in
             guard !state.isFinished, !state.diagnosticSubscribers.isEmpty else { return false }
-            for subscriber in state.diagnosticSubscribers.values {
-                state.outbox.append(.diagnostic(subscriber.continuation, diagnostic))
-            }
+            state.queue(diagnostic)
             return state.claimDrain()
         }
     }
@@ -348,9 +383,7 @@
             case .began(let side): state.loadingSides.append(side)
             case .ended(let side, _): state.loadingSides.removeAll { $0 == side }
             }
-            for subscriber in state.eventSubscribers.values {
-                state.outbox.append(.event(subscriber.continuation, event))
-            }
+            if !state.eventSubscribers.isEmpty { state.queue(event) }
             return state.claimDrain()
         }
     }
@@ -359,7 +392,7 @@
     /// subscriber the newest list it does not have yet; later subscriptions get the latest
     /// snapshot and status and finish at once.
     @inlinable func finish(finalStatus: FeedStatus) {
-        var fanOutSignal: AsyncStream<Void>.Continuation?
+        var fanOut: _FanOutSignal?
         deliver { state in
             guard !state.isFinished else { return false }
             state.isFinished = true
@@ -378,15 +411,34 @@
             State.queueFinishes(of: &state.eventSubscribers, into: &state.outbox)
             State.queueFinishes(of: &state.diagnosticSubscribers, into: &state.outbox)
             state.queueUpdateWakeUps() // the last update (status closed); then the readers end
-            fanOutSignal = state.fanOutSignal
-            state.fanOutSignal = nil
+            fanOut = state.fanOut.take()
             return state.claimDrain()
         }
-        fanOutSignal?.finish()
+        fanOut?.finish()
     }
 }
 
 extension FeedBroadcaster.State {
+    // Queue a value for every subscription of its kind. Never inlined, and called only when
+    // there is a subscription: inlined, each publishing call looked up the metadata of its
+    // kind's subscription type (demangling its name) the first time it ran, subscribers or not.
+
+    @inlinable @inline(never) mutating func queue(_ status: FeedStatus) {
+        for subscriber in statusSubscribers.values { outbox.append(.status(subscriber.continuation, status)) }
+    }
+
+    @inlinable @inline(never) mutating func queue(_ loadStates: FeedLoadStates) {
+        for subscriber in loadStateSubscribers.values { outbox.append(.loadStates(subscriber.continuation, loadStates)) }
+    }
+
+    @inlinable @inline(never) mutating func queue(_ event: FeedEvent) {
+        for subscriber in eventSubscribers.values { outbox.append(.event(subscriber.continuation, event)) }
+    }
+
+    @inlinable @inline(never) mutating func queue(_ diagnostic: FeedDiagnostic) {
+        for subscriber in diagnosticSubscribers.values { outbox.append(.diagnostic(subscriber.continuation, diagnostic)) }
+    }
+
     /// Makes the current values a new update and queues the wake-up of every waiting
     /// ``FeedUpdates`` reader (each reads the newest update when it runs).
     @inlinable mutating func queueUpdateWakeUps() {
@@ -424,5 +476,20 @@ extension FeedBroadcaster.State {
             }
             snapshotSubscribers.values.formIndex(after: &index)
         }
+    }
+}
+
+/// The fan-out task's wake-up signal (see ``FeedBroadcaster``), boxed so that the broadcaster's
+/// state has a layout known when compiled.
+@usableFromInline final class _FanOutSignal: Sendable {
+    @usableFromInline let signal: AsyncStream<Void>.Continuation
+
+    init(_ signal: AsyncStream<Void>.Continuation) {
+        self.signal = signal
+    }
+
+    /// Ends the fan-out task.
+    @usableFromInline func finish() {
+        signal.finish()
     }
 }
