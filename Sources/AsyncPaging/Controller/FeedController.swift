@@ -48,7 +48,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @usableFromInline let identities: _IdentityFilter<Item>?
     @usableFromInline let broadcaster: FeedBroadcaster<Item>
     @usableFromInline let tasks = LoadTasks<FetchAnswer>()
-    @usableFromInline let mailbox = Locked<Mailbox>(Mailbox())
+    /// Made in `init` (as an initial value here it was made by an unspecialized function).
+    @usableFromInline let mailbox: Locked<Mailbox>
     /// How this controller's tasks reach it without keeping it alive; set once, in `init`.
     @usableFromInline let selfReference = WeakReference<FeedController>()
 
@@ -103,6 +104,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @usableFromInline struct Mailbox {
         @usableFromInline var requests: [FeedRequest] = []
         @usableFromInline var isDraining = false
+
+        @inlinable init() {}
     }
 
     // MARK: Creating a controller
@@ -182,6 +185,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         self.clock = clock
         self.configuration = configuration
         self.identities = identities
+        mailbox = Locked(Mailbox())
         var machine = Machine(configuration: configuration, identifiesItems: identities != nil)
         var initialActions: [Machine.Action] = []
         var firstSnapshot = FeedSnapshot<Item>.initial
@@ -202,10 +206,12 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
                 _ = machine.refreshRequested(from: initialCursor, into: &initialActions)
             }
         }
-        self.machine = machine
         self.broadcaster = FeedBroadcaster(
             snapshot: firstSnapshot, status: machine.status, loadStates: machine.loadStates,
             loadingSides: machine.refreshLoad == nil ? [] : [.refresh])
+        // Moved in after its last use: stored first and then read, the machine was copied
+        // (through its value witnesses) for every read.
+        self.machine = consume machine
         selfReference.set(self)
         // The initial load's `began` is replayed to every subscriber by the broadcaster; what
         // is left to do is to start its fetch.

@@ -311,7 +311,7 @@
             // FeedBroadcaster+Updates.swift.)
             if state.loadingSides.isEmpty { state.queueUpdateWakeUps() } else { state.updatePending = true }
             if state.fanOut == nil && state.snapshotSubscribers.count <= Self.directSnapshotSubscribers {
-                state.queueSnapshot(snapshot, onlyToLagging: false)
+                if !state.snapshotSubscribers.isEmpty { state.queueSnapshot(snapshot, onlyToLagging: false) }
                 return state.claimDrain()
             }
             if state.fanOut == nil { startFanOut(&state) }
@@ -402,7 +402,9 @@
                     state.outbox.append(.status(subscriber.continuation, finalStatus))
                 }
             }
-            state.queueSnapshot(state.snapshot, onlyToLagging: true) // the last list, to whoever lacks it
+            if !state.snapshotSubscribers.isEmpty { // the last list, to whoever lacks it
+                state.queueSnapshot(state.snapshot, onlyToLagging: true)
+            }
             // Each dictionary passed inout, not by key path: a key path is an object, made at
             // run time in generic code (five allocations per controller, measured).
             State.queueFinishes(of: &state.snapshotSubscribers, into: &state.outbox)
@@ -466,8 +468,8 @@ extension FeedBroadcaster.State {
 
     /// Queues `snapshot` for every snapshot subscription (or only those handed an older one)
     /// and records it as handed to them. Walks the indices so that the dictionary is changed in
-    /// place, not copied.
-    @inlinable mutating func queueSnapshot(_ snapshot: FeedSnapshot<Item>, onlyToLagging: Bool) {
+    /// place, not copied. Never inlined, as the `queue` functions above.
+    @inlinable @inline(never) mutating func queueSnapshot(_ snapshot: FeedSnapshot<Item>, onlyToLagging: Bool) {
         var index = snapshotSubscribers.values.startIndex
         while index != snapshotSubscribers.values.endIndex {
             if !onlyToLagging || snapshotSubscribers.values[index].deliveredVersion < snapshot.version {
