@@ -26,25 +26,28 @@
 /// Each subscription remembers the version it was last handed, so nobody gets an older list
 /// after a newer one, and a subscription's record leaves with it.
 @usableFromInline final class FeedBroadcaster<Item: Sendable>: Sendable {
-    /// One subscription: its stream's continuation and the newest snapshot version handed to it
-    /// (used by snapshot subscriptions only).
+    /// One subscription: its stream's continuation (in a ``_StreamSink``) and the newest
+    /// snapshot version handed to it (used by snapshot subscriptions only).
     @usableFromInline struct Subscription<Element: Sendable>: Sendable {
-        @usableFromInline let continuation: AsyncStream<Element>.Continuation
+        @usableFromInline let sink: _StreamSink<Element>
         @usableFromInline var deliveredVersion: UInt64
 
-        @inlinable init(_ continuation: AsyncStream<Element>.Continuation, deliveredVersion: UInt64 = 0) {
-            self.continuation = continuation
+        @inlinable init(_ sink: _StreamSink<Element>, deliveredVersion: UInt64 = 0) {
+            self.sink = sink
             self.deliveredVersion = deliveredVersion
         }
     }
 
-    /// A yield or finish decided under the lock, to carry out after releasing it.
+    /// A yield or finish decided under the lock, to carry out after releasing it. Its values
+    /// hold each stream's continuation in a ``_StreamSink``, whose layout is known when
+    /// compiled: with the continuations themselves in it (their layout is known only at run
+    /// time), every copy and destroy of a delivery went through value witnesses.
     @usableFromInline enum Delivery: Sendable {
-        case snapshot(AsyncStream<FeedSnapshot<Item>>.Continuation, FeedSnapshot<Item>)
-        case status(AsyncStream<FeedStatus>.Continuation, FeedStatus)
-        case loadStates(AsyncStream<FeedLoadStates>.Continuation, FeedLoadStates)
-        case event(AsyncStream<FeedEvent>.Continuation, FeedEvent)
-        case diagnostic(AsyncStream<FeedDiagnostic>.Continuation, FeedDiagnostic)
+        case snapshot(_StreamSink<FeedSnapshot<Item>>, FeedSnapshot<Item>)
+        case status(_StreamSink<FeedStatus>, FeedStatus)
+        case loadStates(_StreamSink<FeedLoadStates>, FeedLoadStates)
+        case event(_StreamSink<FeedEvent>, FeedEvent)
+        case diagnostic(_StreamSink<FeedDiagnostic>, FeedDiagnostic)
         /// Wake a reader of ``FeedUpdates`` waiting for the next update (it reads the newest
         /// when it runs).
         case wake(UnsafeContinuation<Bool, Never>)
@@ -70,23 +73,23 @@
         }
 
         @inlinable @inline(never) func yieldSnapshot() {
-            if case .snapshot(let continuation, let value) = self { continuation.yield(value) }
+            if case .snapshot(let sink, let value) = self { sink.continuation.yield(value) }
         }
 
         @inlinable @inline(never) func yieldStatus() {
-            if case .status(let continuation, let value) = self { continuation.yield(value) }
+            if case .status(let sink, let value) = self { sink.continuation.yield(value) }
         }
 
         @inlinable @inline(never) func yieldLoadStates() {
-            if case .loadStates(let continuation, let value) = self { continuation.yield(value) }
+            if case .loadStates(let sink, let value) = self { sink.continuation.yield(value) }
         }
 
         @inlinable @inline(never) func yieldEvent() {
-            if case .event(let continuation, let value) = self { continuation.yield(value) }
+            if case .event(let sink, let value) = self { sink.continuation.yield(value) }
         }
 
         @inlinable @inline(never) func yieldDiagnostic() {
-            if case .diagnostic(let continuation, let value) = self { continuation.yield(value) }
+            if case .diagnostic(let sink, let value) = self { sink.continuation.yield(value) }
         }
     }
 
@@ -187,8 +190,8 @@
         subscribe(
             bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true,
             register: { $0.snapshotSubscribers[$1] = $2 }, unregister: { $0.snapshotSubscribers.removeValue(forKey: $1) }
-        ) { state, continuation in
-            (.snapshot(continuation, state.snapshot), state.snapshot.version)
+        ) { state, sink in
+            (.snapshot(sink, state.snapshot), state.snapshot.version)
         }
     }
 
@@ -196,8 +199,8 @@
         subscribe(
             bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true,
             register: { $0.statusSubscribers[$1] = $2 }, unregister: { $0.statusSubscribers.removeValue(forKey: $1) }
-        ) { state, continuation in
-            (.status(continuation, state.status), 0)
+        ) { state, sink in
+            (.status(sink, state.status), 0)
         }
     }
 
@@ -205,8 +208,8 @@
         subscribe(
             bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true,
             register: { $0.loadStateSubscribers[$1] = $2 }, unregister: { $0.loadStateSubscribers.removeValue(forKey: $1) }
-        ) { state, continuation in
-            (.loadStates(continuation, state.loadStates), 0)
+        ) { state, sink in
+            (.loadStates(sink, state.loadStates), 0)
         }
     }
 
@@ -216,10 +219,10 @@
         subscribe(
             bufferingPolicy: .unbounded, replaysAfterFinish: false,
             register: { $0.eventSubscribers[$1] = $2 }, unregister: { $0.eventSubscribers.removeValue(forKey: $1) }
-        ) { state, continuation in
-            (state.loadingSides.first.map { .event(continuation, .began($0)) }, 0)
-        } replayingMore: { state, continuation in
-            state.loadingSides.dropFirst().map { .event(continuation, .began($0)) }
+        ) { state, sink in
+            (state.loadingSides.first.map { .event(sink, .began($0)) }, 0)
+        } replayingMore: { state, sink in
+            state.loadingSides.dropFirst().map { .event(sink, .began($0)) }
         }
     }
 
@@ -246,22 +249,23 @@
         replaysAfterFinish: Bool,
         register: (inout State, UInt64, Subscription<Element>) -> Void,
         unregister: @escaping @Sendable (inout State, UInt64) -> Subscription<Element>?,
-        initial: (State, AsyncStream<Element>.Continuation) -> (Delivery?, UInt64),
-        replayingMore: (State, AsyncStream<Element>.Continuation) -> [Delivery] = { _, _ in [] }
+        initial: (State, _StreamSink<Element>) -> (Delivery?, UInt64),
+        replayingMore: (State, _StreamSink<Element>) -> [Delivery] = { _, _ in [] }
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
+        let sink = _StreamSink(continuation)
         deliver { state in
-            let (first, version) = initial(state, continuation)
+            let (first, version) = initial(state, sink)
             if state.isFinished {
                 if replaysAfterFinish, let first { state.outbox.append(first) }
-                state.outbox.append(.finish { continuation.finish() })
+                state.outbox.append(.finish { sink.continuation.finish() })
                 return state.claimDrain()
             }
             if let first { state.outbox.append(first) }
-            state.outbox.append(contentsOf: replayingMore(state, continuation))
+            state.outbox.append(contentsOf: replayingMore(state, sink))
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
-            register(&state, id, Subscription(continuation, deliveredVersion: version))
+            register(&state, id, Subscription(sink, deliveredVersion: version))
             // The state, not a weak reference to the broadcaster: a weak reference made the
             // broadcaster's side table (an allocation per controller). The state holds the
             // continuation and the continuation this closure, a cycle that ends when the stream
@@ -399,7 +403,7 @@
             if state.status != finalStatus {
                 state.status = finalStatus
                 for subscriber in state.statusSubscribers.values {
-                    state.outbox.append(.status(subscriber.continuation, finalStatus))
+                    state.outbox.append(.status(subscriber.sink, finalStatus))
                 }
             }
             if !state.snapshotSubscribers.isEmpty { // the last list, to whoever lacks it
@@ -426,19 +430,19 @@ extension FeedBroadcaster.State {
     // kind's subscription type (demangling its name) the first time it ran, subscribers or not.
 
     @inlinable @inline(never) mutating func queue(_ status: FeedStatus) {
-        for subscriber in statusSubscribers.values { outbox.append(.status(subscriber.continuation, status)) }
+        for subscriber in statusSubscribers.values { outbox.append(.status(subscriber.sink, status)) }
     }
 
     @inlinable @inline(never) mutating func queue(_ loadStates: FeedLoadStates) {
-        for subscriber in loadStateSubscribers.values { outbox.append(.loadStates(subscriber.continuation, loadStates)) }
+        for subscriber in loadStateSubscribers.values { outbox.append(.loadStates(subscriber.sink, loadStates)) }
     }
 
     @inlinable @inline(never) mutating func queue(_ event: FeedEvent) {
-        for subscriber in eventSubscribers.values { outbox.append(.event(subscriber.continuation, event)) }
+        for subscriber in eventSubscribers.values { outbox.append(.event(subscriber.sink, event)) }
     }
 
     @inlinable @inline(never) mutating func queue(_ diagnostic: FeedDiagnostic) {
-        for subscriber in diagnosticSubscribers.values { outbox.append(.diagnostic(subscriber.continuation, diagnostic)) }
+        for subscriber in diagnosticSubscribers.values { outbox.append(.diagnostic(subscriber.sink, diagnostic)) }
     }
 
     /// Makes the current values a new update and queues the wake-up of every waiting
@@ -460,8 +464,8 @@ extension FeedBroadcaster.State {
         into outbox: inout [FeedBroadcaster.Delivery]
     ) {
         for subscriber in subscribers.values {
-            let continuation = subscriber.continuation
-            outbox.append(.finish { continuation.finish() })
+            let sink = subscriber.sink
+            outbox.append(.finish { sink.continuation.finish() })
         }
         subscribers = .init()
     }
@@ -474,10 +478,21 @@ extension FeedBroadcaster.State {
         while index != snapshotSubscribers.values.endIndex {
             if !onlyToLagging || snapshotSubscribers.values[index].deliveredVersion < snapshot.version {
                 snapshotSubscribers.values[index].deliveredVersion = snapshot.version
-                outbox.append(.snapshot(snapshotSubscribers.values[index].continuation, snapshot))
+                outbox.append(.snapshot(snapshotSubscribers.values[index].sink, snapshot))
             }
             snapshotSubscribers.values.formIndex(after: &index)
         }
+    }
+}
+
+/// A stream's continuation, boxed: a continuation's layout is known only at run time, and the
+/// broadcaster's tables and deliveries, holding a box, have a layout known when compiled (their
+/// copies are a retain, not a call through value witnesses). One per subscription.
+@usableFromInline final class _StreamSink<Element: Sendable>: Sendable {
+    @usableFromInline let continuation: AsyncStream<Element>.Continuation
+
+    @inlinable init(_ continuation: AsyncStream<Element>.Continuation) {
+        self.continuation = continuation
     }
 }
 
