@@ -6,7 +6,9 @@ import Glibc
 //
 //   feed-instructions list          every scenario: name, iterations, what one iteration is
 //   feed-instructions run NAME      runs scenario NAME; under callgrind (instructions.sh), only
-//                                   its measured loop is counted
+//                                   its measured loop is counted. FEED_ITERATIONS=n overrides the
+//                                   scenario's count (for profiling: two counts tell a cost paid
+//                                   once per process from one paid per iteration)
 //   feed-instructions bytes         heap figures (run with MALLOC_ARENA_MAX=1)
 //   feed-instructions growth        wall clock: slowest ÷ median page growing to 1M items
 
@@ -21,11 +23,12 @@ case "run":
         print("feed-instructions run: unknown scenario \(arguments.dropFirst().first ?? "(none)")")
         exit(2)
     }
+    let iterations = getenv("FEED_ITERATIONS").flatMap { Int(String(cString: $0)) } ?? scenario.iterations
     if scenario.name.hasPrefix("model.") || scenario.name.hasPrefix("controller.") {
-        await scenario.run(scenario.iterations) // these run on the main actor, as a screen's model does
+        await scenario.run(iterations) // these run on the main actor, as a screen's model does
     } else {
         // Off the main actor, as a benchmark of the engine would run (a hop per call otherwise).
-        await Task.detached { await scenario.run(scenario.iterations) }.value
+        await Task.detached { await scenario.run(iterations) }.value
     }
     print("\(scenario.name)\t\(scenario.iterations)")
 case "bytes":

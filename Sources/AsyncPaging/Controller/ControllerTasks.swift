@@ -99,7 +99,7 @@
     /// `[weak self]` in each task would cost a heap box per task.)
     @usableFromInline weak var owner: Owner?
 
-    @usableFromInline init() {}
+    @inlinable init() {}
 
     /// Sets the owner; call once, in its initializer, before this object is shared.
     @usableFromInline func setOwner(_ owner: Owner) {

@@ -222,10 +222,12 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
                 _ = machine.refreshRequested(from: initialCursor, into: &initialActions)
             }
         }
-        self.machine = machine
         self.broadcaster = FeedBroadcaster(
             snapshot: firstSnapshot, status: machine.status, loadStates: machine.loadStates,
             loadingSides: machine.refreshLoad == nil ? [] : [.refresh])
+        // Moved in after its last use: stored first and then read, the machine was copied
+        // (through its value witnesses) for every read.
+        self.machine = consume machine
         tasks.setOwner(self)
         // The initial load's `began` is replayed to every subscriber by the broadcaster; what
         // is left to do is to start its fetch.

@@ -26,45 +26,70 @@
 /// Each subscription remembers the version it was last handed, so nobody gets an older list
 /// after a newer one, and a subscription's record leaves with it.
 @usableFromInline final class FeedBroadcaster<Item: Sendable>: Sendable {
-    /// One subscription: its stream's continuation and the newest snapshot version handed to it
-    /// (used by snapshot subscriptions only).
+    /// One subscription: its stream's continuation (in a ``_StreamSink``) and the newest
+    /// snapshot version handed to it (used by snapshot subscriptions only).
     @usableFromInline struct Subscription<Element: Sendable>: Sendable {
-        @usableFromInline let continuation: _StreamInlet<Element>
+        @usableFromInline let sink: _StreamSink<Element>
         @usableFromInline var deliveredVersion: UInt64
 
-        @inlinable init(_ continuation: _StreamInlet<Element>, deliveredVersion: UInt64 = 0) {
-            self.continuation = continuation
+        @inlinable init(_ sink: _StreamSink<Element>, deliveredVersion: UInt64 = 0) {
+            self.sink = sink
             self.deliveredVersion = deliveredVersion
         }
     }
 
-    /// A yield or finish decided under the lock, to carry out after releasing it.
-    /// Each stream's continuation is held in a ``_StreamInlet`` (a class): a continuation is a
-    /// resilient standard-library type, and a value holding one was copied and destroyed through
-    /// run-time metadata look-ups (~1,600 instructions a page of the outbox's and tables'
-    /// copies, measured with callgrind); a reference is copied with a retain.
+    /// A yield or finish decided under the lock, to carry out after releasing it. Its values
+    /// hold each stream's continuation in a ``_StreamSink``, whose layout is known when
+    /// compiled: with the continuations themselves in it (their layout is known only at run
+    /// time), every copy and destroy of a delivery went through value witnesses.
     @usableFromInline enum Delivery: Sendable {
-        case snapshot(_StreamInlet<FeedSnapshot<Item>>, FeedSnapshot<Item>)
-        case status(_StreamInlet<FeedStatus>, FeedStatus)
-        case loadStates(_StreamInlet<FeedLoadStates>, FeedLoadStates)
-        case event(_StreamInlet<FeedEvent>, FeedEvent)
-        case diagnostic(_StreamInlet<FeedDiagnostic>, FeedDiagnostic)
+        case snapshot(_StreamSink<FeedSnapshot<Item>>, FeedSnapshot<Item>)
+        case status(_StreamSink<FeedStatus>, FeedStatus)
+        case loadStates(_StreamSink<FeedLoadStates>, FeedLoadStates)
+        case event(_StreamSink<FeedEvent>, FeedEvent)
+        case diagnostic(_StreamSink<FeedDiagnostic>, FeedDiagnostic)
         /// Wake a reader of ``FeedUpdates`` waiting for the next update (it reads the newest
         /// when it runs).
         case wake(UnsafeContinuation<Bool, Never>)
         /// Finish one stream (runs its `onTermination`, which takes the lock: never under it).
         case finish(@Sendable () -> Void)
 
+        // Each yield is carried out by a function of its own that is never inlined: with the
+        // yields inlined, the drain looked up the type of every kind's continuation and yield
+        // result (a continuation's layout is known only at run time; each type found by
+        // demangling its name) the first time it ran, whether or not a stream of that kind had
+        // a subscriber (ten names, ~150,000 instructions once per process, measured with
+        // callgrind). Matching a case without binding its values looks up nothing.
         @inlinable func carryOut() {
             switch self {
-            case .snapshot(let inlet, let value): inlet.continuation.yield(value)
-            case .status(let inlet, let value): inlet.continuation.yield(value)
-            case .loadStates(let inlet, let value): inlet.continuation.yield(value)
-            case .event(let inlet, let value): inlet.continuation.yield(value)
-            case .diagnostic(let inlet, let value): inlet.continuation.yield(value)
+            case .snapshot: yieldSnapshot()
+            case .status: yieldStatus()
+            case .loadStates: yieldLoadStates()
+            case .event: yieldEvent()
+            case .diagnostic: yieldDiagnostic()
             case .wake(let continuation): continuation.resume(returning: true)
             case .finish(let finish): finish()
             }
+        }
+
+        @inlinable @inline(never) func yieldSnapshot() {
+            if case .snapshot(let sink, let value) = self { sink.continuation.yield(value) }
+        }
+
+        @inlinable @inline(never) func yieldStatus() {
+            if case .status(let sink, let value) = self { sink.continuation.yield(value) }
+        }
+
+        @inlinable @inline(never) func yieldLoadStates() {
+            if case .loadStates(let sink, let value) = self { sink.continuation.yield(value) }
+        }
+
+        @inlinable @inline(never) func yieldEvent() {
+            if case .event(let sink, let value) = self { sink.continuation.yield(value) }
+        }
+
+        @inlinable @inline(never) func yieldDiagnostic() {
+            if case .diagnostic(let sink, let value) = self { sink.continuation.yield(value) }
         }
     }
 
@@ -73,19 +98,21 @@
         @usableFromInline var status: FeedStatus
         @usableFromInline var loadStates: FeedLoadStates
         @usableFromInline var loadingSides: [FeedSide] = []
-        @usableFromInline var snapshotSubscribers: [UInt64: Subscription<FeedSnapshot<Item>>] = [:]
-        @usableFromInline var statusSubscribers: [UInt64: Subscription<FeedStatus>] = [:]
-        @usableFromInline var loadStateSubscribers: [UInt64: Subscription<FeedLoadStates>] = [:]
-        @usableFromInline var eventSubscribers: [UInt64: Subscription<FeedEvent>] = [:]
-        @usableFromInline var diagnosticSubscribers: [UInt64: Subscription<FeedDiagnostic>] = [:]
+        @usableFromInline var snapshotSubscribers: [UInt64: Subscription<FeedSnapshot<Item>>] = .init()
+        @usableFromInline var statusSubscribers: [UInt64: Subscription<FeedStatus>] = .init()
+        @usableFromInline var loadStateSubscribers: [UInt64: Subscription<FeedLoadStates>] = .init()
+        @usableFromInline var eventSubscribers: [UInt64: Subscription<FeedEvent>] = .init()
+        @usableFromInline var diagnosticSubscribers: [UInt64: Subscription<FeedDiagnostic>] = .init()
         /// The id of the next stream subscription, or of the next ``FeedUpdates`` reader that waits.
         @usableFromInline var nextSubscriberID: UInt64 = 0
         /// Deliveries decided and not yet carried out, in order.
         @usableFromInline var outbox: [Delivery] = []
         /// The emptied batch of the last drain, kept so that draining allocates nothing.
         @usableFromInline var spareOutbox: [Delivery] = []
-        /// Wakes the fan-out task, once snapshots go through it.
-        @usableFromInline var fanOutSignal: AsyncStream<Void>.Continuation?
+        /// Wakes the fan-out task, once snapshots go through it. (In a box: a continuation's
+        /// layout is known only at run time, and one in the state made every copy of the state,
+        /// and every test of it against nil, look its type up.)
+        @usableFromInline var fanOut: _FanOutSignal?
         /// The version of the update ``FeedUpdates`` readers get: grows by one each time the
         /// list, the status or the load states changed in a turn of the controller. Starts at 1,
         /// so that a new reader (at 0) gets the current update at once.
@@ -105,7 +132,7 @@
         /// load's turn with it) makes it one update with the states.
         @usableFromInline var updatePending = false
 
-        @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
+        @inlinable init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
             self.snapshot = snapshot
             self.status = status
             self.loadStates = loadStates
@@ -125,7 +152,7 @@
 
     @usableFromInline let state: Locked<State>
 
-    @usableFromInline init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
+    @inlinable init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
         state = Locked(State(snapshot: snapshot, status: status, loadStates: loadStates, loadingSides: loadingSides))
     }
 
@@ -163,8 +190,8 @@
         subscribe(
             bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true,
             register: { $0.snapshotSubscribers[$1] = $2 }, unregister: { $0.snapshotSubscribers.removeValue(forKey: $1) }
-        ) { state, continuation in
-            (.snapshot(continuation, state.snapshot), state.snapshot.version)
+        ) { state, sink in
+            (.snapshot(sink, state.snapshot), state.snapshot.version)
         }
     }
 
@@ -172,8 +199,8 @@
         subscribe(
             bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true,
             register: { $0.statusSubscribers[$1] = $2 }, unregister: { $0.statusSubscribers.removeValue(forKey: $1) }
-        ) { state, continuation in
-            (.status(continuation, state.status), 0)
+        ) { state, sink in
+            (.status(sink, state.status), 0)
         }
     }
 
@@ -181,8 +208,8 @@
         subscribe(
             bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true,
             register: { $0.loadStateSubscribers[$1] = $2 }, unregister: { $0.loadStateSubscribers.removeValue(forKey: $1) }
-        ) { state, continuation in
-            (.loadStates(continuation, state.loadStates), 0)
+        ) { state, sink in
+            (.loadStates(sink, state.loadStates), 0)
         }
     }
 
@@ -192,10 +219,10 @@
         subscribe(
             bufferingPolicy: .unbounded, replaysAfterFinish: false,
             register: { $0.eventSubscribers[$1] = $2 }, unregister: { $0.eventSubscribers.removeValue(forKey: $1) }
-        ) { state, continuation in
-            (state.loadingSides.first.map { .event(continuation, .began($0)) }, 0)
-        } replayingMore: { state, continuation in
-            state.loadingSides.dropFirst().map { .event(continuation, .began($0)) }
+        ) { state, sink in
+            (state.loadingSides.first.map { .event(sink, .began($0)) }, 0)
+        } replayingMore: { state, sink in
+            state.loadingSides.dropFirst().map { .event(sink, .began($0)) }
         }
     }
 
@@ -222,24 +249,29 @@
         replaysAfterFinish: Bool,
         register: (inout State, UInt64, Subscription<Element>) -> Void,
         unregister: @escaping @Sendable (inout State, UInt64) -> Subscription<Element>?,
-        initial: (State, _StreamInlet<Element>) -> (Delivery?, UInt64),
-        replayingMore: (State, _StreamInlet<Element>) -> [Delivery] = { _, _ in [] }
+        initial: (State, _StreamSink<Element>) -> (Delivery?, UInt64),
+        replayingMore: (State, _StreamSink<Element>) -> [Delivery] = { _, _ in [] }
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
-        let inlet = _StreamInlet(continuation)
+        let sink = _StreamSink(continuation)
         deliver { state in
-            let (first, version) = initial(state, inlet)
+            let (first, version) = initial(state, sink)
             if state.isFinished {
                 if replaysAfterFinish, let first { state.outbox.append(first) }
-                state.outbox.append(.finish { continuation.finish() })
+                state.outbox.append(.finish { sink.continuation.finish() })
                 return state.claimDrain()
             }
             if let first { state.outbox.append(first) }
-            state.outbox.append(contentsOf: replayingMore(state, inlet))
+            state.outbox.append(contentsOf: replayingMore(state, sink))
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
-            register(&state, id, Subscription(inlet, deliveredVersion: version))
-            continuation.onTermination = { [weak self] _ in self?.unsubscribe(id, with: unregister) }
+            register(&state, id, Subscription(sink, deliveredVersion: version))
+            // The state, not a weak reference to the broadcaster: a weak reference made the
+            // broadcaster's side table (an allocation per controller). The state holds the
+            // continuation and the continuation this closure, a cycle that ends when the stream
+            // ends (its record is removed here) or the feed finishes (every record goes).
+            let locked = self.state
+            continuation.onTermination = { _ in Self.unsubscribe(id, from: locked, with: unregister) }
             return state.claimDrain()
         }
         return stream
@@ -248,8 +280,8 @@
     /// Removes subscription `id`; called from its stream's `onTermination`, on whatever thread
     /// ends it (a cancelled reader's, while that task holds its own lock). Takes the lock only
     /// briefly and never waits for a delivery: deliveries run outside the lock.
-    @inlinable func unsubscribe<Element: Sendable>(
-        _ id: UInt64, with unregister: @Sendable (inout State, UInt64) -> Subscription<Element>?
+    @inlinable static func unsubscribe<Element: Sendable>(
+        _ id: UInt64, from state: Locked<State>, with unregister: @Sendable (inout State, UInt64) -> Subscription<Element>?
     ) {
         let removed = state.withLock { unregister(&$0, id) }
         _ = consume removed // released after the lock, in case it was the last reference
@@ -272,7 +304,7 @@
     // MARK: Publishing (called by the controller only, so in order)
 
     @inlinable func publish(_ snapshot: FeedSnapshot<Item>) {
-        var signal: AsyncStream<Void>.Continuation?
+        var signalsFanOut = false
         deliver { state in
             guard !state.isFinished else { return false }
             state.snapshot = snapshot
@@ -282,25 +314,33 @@
             // it. (An edit made while a load is in flight waits for that load's turn: see
             // FeedBroadcaster+Updates.swift.)
             if state.loadingSides.isEmpty { state.queueUpdateWakeUps() } else { state.updatePending = true }
-            if state.fanOutSignal == nil && state.snapshotSubscribers.count <= Self.directSnapshotSubscribers {
-                state.queueSnapshot(snapshot, onlyToLagging: false)
+            if state.fanOut == nil && state.snapshotSubscribers.count <= Self.directSnapshotSubscribers {
+                if !state.snapshotSubscribers.isEmpty { state.queueSnapshot(snapshot, onlyToLagging: false) }
                 return state.claimDrain()
             }
-            if state.fanOutSignal == nil { startFanOut(&state) }
+            if state.fanOut == nil { startFanOut(&state) }
             if !state.fanOutPending { // otherwise the next round takes this one too
                 state.fanOutPending = true
-                signal = state.fanOutSignal
+                signalsFanOut = true
             }
             return false
         }
-        signal?.yield(())
+        if signalsFanOut { signalFanOut() }
+    }
+
+    /// Wakes the fan-out task (after the lock). Not inlined: with the signal's continuation in
+    /// the publishing code, its first run looked up types by name (~50,000 instructions once
+    /// per process) that only a feed with more than eight snapshot subscribers needs.
+    @usableFromInline func signalFanOut() {
+        let fanOut = state.withLock { $0.fanOut }
+        fanOut?.signal.yield(())
     }
 
     /// Switches snapshot delivery to a fan-out task, for good (called under the lock; the task
     /// starts running only after the lock is released).
     @usableFromInline func startFanOut(_ state: inout State) {
         let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        state.fanOutSignal = signal
+        state.fanOut = _FanOutSignal(signal)
         Task { [weak self] in
             for await _ in signals {
                 guard let self else { return }
@@ -320,16 +360,12 @@
             if state.status != status {
                 state.status = status
                 state.updatePending = true
-                for subscriber in state.statusSubscribers.values {
-                    state.outbox.append(.status(subscriber.continuation, status))
-                }
+                if !state.statusSubscribers.isEmpty { state.queue(status) }
             }
             if state.loadStates != loadStates {
                 state.loadStates = loadStates
                 state.updatePending = true
-                for subscriber in state.loadStateSubscribers.values {
-                    state.outbox.append(.loadStates(subscriber.continuation, loadStates))
-                }
+                if !state.loadStateSubscribers.isEmpty { state.queue(loadStates) }
             }
             if state.updatePending { state.queueUpdateWakeUps() }
             return state.claimDrain()
@@ -339,9 +375,7 @@
     @inlinable func publish(_ diagnostic: FeedDiagnostic) {
         deliver { state in
             guard !state.isFinished, !state.diagnosticSubscribers.isEmpty else { return false }
-            for subscriber in state.diagnosticSubscribers.values {
-                state.outbox.append(.diagnostic(subscriber.continuation, diagnostic))
-            }
+            state.queue(diagnostic)
             return state.claimDrain()
         }
     }
@@ -353,9 +387,7 @@
             case .began(let side): state.loadingSides.append(side)
             case .ended(let side, _): state.loadingSides.removeAll { $0 == side }
             }
-            for subscriber in state.eventSubscribers.values {
-                state.outbox.append(.event(subscriber.continuation, event))
-            }
+            if !state.eventSubscribers.isEmpty { state.queue(event) }
             return state.claimDrain()
         }
     }
@@ -364,17 +396,19 @@
     /// subscriber the newest list it does not have yet; later subscriptions get the latest
     /// snapshot and status and finish at once.
     @inlinable func finish(finalStatus: FeedStatus) {
-        var fanOutSignal: AsyncStream<Void>.Continuation?
+        var fanOut: _FanOutSignal?
         deliver { state in
             guard !state.isFinished else { return false }
             state.isFinished = true
             if state.status != finalStatus {
                 state.status = finalStatus
                 for subscriber in state.statusSubscribers.values {
-                    state.outbox.append(.status(subscriber.continuation, finalStatus))
+                    state.outbox.append(.status(subscriber.sink, finalStatus))
                 }
             }
-            state.queueSnapshot(state.snapshot, onlyToLagging: true) // the last list, to whoever lacks it
+            if !state.snapshotSubscribers.isEmpty { // the last list, to whoever lacks it
+                state.queueSnapshot(state.snapshot, onlyToLagging: true)
+            }
             // Each dictionary passed inout, not by key path: a key path is an object, made at
             // run time in generic code (five allocations per controller, measured).
             State.queueFinishes(of: &state.snapshotSubscribers, into: &state.outbox)
@@ -383,15 +417,34 @@
             State.queueFinishes(of: &state.eventSubscribers, into: &state.outbox)
             State.queueFinishes(of: &state.diagnosticSubscribers, into: &state.outbox)
             state.queueUpdateWakeUps() // the last update (status closed); then the readers end
-            fanOutSignal = state.fanOutSignal
-            state.fanOutSignal = nil
+            fanOut = state.fanOut.take()
             return state.claimDrain()
         }
-        fanOutSignal?.finish()
+        fanOut?.finish()
     }
 }
 
 extension FeedBroadcaster.State {
+    // Queue a value for every subscription of its kind. Never inlined, and called only when
+    // there is a subscription: inlined, each publishing call looked up the metadata of its
+    // kind's subscription type (demangling its name) the first time it ran, subscribers or not.
+
+    @inlinable @inline(never) mutating func queue(_ status: FeedStatus) {
+        for subscriber in statusSubscribers.values { outbox.append(.status(subscriber.sink, status)) }
+    }
+
+    @inlinable @inline(never) mutating func queue(_ loadStates: FeedLoadStates) {
+        for subscriber in loadStateSubscribers.values { outbox.append(.loadStates(subscriber.sink, loadStates)) }
+    }
+
+    @inlinable @inline(never) mutating func queue(_ event: FeedEvent) {
+        for subscriber in eventSubscribers.values { outbox.append(.event(subscriber.sink, event)) }
+    }
+
+    @inlinable @inline(never) mutating func queue(_ diagnostic: FeedDiagnostic) {
+        for subscriber in diagnosticSubscribers.values { outbox.append(.diagnostic(subscriber.sink, diagnostic)) }
+    }
+
     /// Makes the current values a new update and queues the wake-up of every waiting
     /// ``FeedUpdates`` reader (each reads the newest update when it runs).
     @inlinable mutating func queueUpdateWakeUps() {
@@ -411,33 +464,49 @@ extension FeedBroadcaster.State {
         into outbox: inout [FeedBroadcaster.Delivery]
     ) {
         for subscriber in subscribers.values {
-            let continuation = subscriber.continuation.continuation
-            outbox.append(.finish { continuation.finish() })
+            let sink = subscriber.sink
+            outbox.append(.finish { sink.continuation.finish() })
         }
-        subscribers = [:]
+        subscribers = .init()
     }
 
     /// Queues `snapshot` for every snapshot subscription (or only those handed an older one)
     /// and records it as handed to them. Walks the indices so that the dictionary is changed in
-    /// place, not copied.
-    @inlinable mutating func queueSnapshot(_ snapshot: FeedSnapshot<Item>, onlyToLagging: Bool) {
+    /// place, not copied. Never inlined, as the `queue` functions above.
+    @inlinable @inline(never) mutating func queueSnapshot(_ snapshot: FeedSnapshot<Item>, onlyToLagging: Bool) {
         var index = snapshotSubscribers.values.startIndex
         while index != snapshotSubscribers.values.endIndex {
             if !onlyToLagging || snapshotSubscribers.values[index].deliveredVersion < snapshot.version {
                 snapshotSubscribers.values[index].deliveredVersion = snapshot.version
-                outbox.append(.snapshot(snapshotSubscribers.values[index].continuation, snapshot))
+                outbox.append(.snapshot(snapshotSubscribers.values[index].sink, snapshot))
             }
             snapshotSubscribers.values.formIndex(after: &index)
         }
     }
 }
 
-/// A stream's continuation, by reference: what the broadcaster's tables and outbox hold (see
-/// ``FeedBroadcaster/Delivery``). Made once per subscription.
-@usableFromInline final class _StreamInlet<Element: Sendable>: Sendable {
+/// A stream's continuation, boxed: a continuation's layout is known only at run time, and the
+/// broadcaster's tables and deliveries, holding a box, have a layout known when compiled (their
+/// copies are a retain, not a call through value witnesses). One per subscription.
+@usableFromInline final class _StreamSink<Element: Sendable>: Sendable {
     @usableFromInline let continuation: AsyncStream<Element>.Continuation
 
     @inlinable init(_ continuation: AsyncStream<Element>.Continuation) {
         self.continuation = continuation
+    }
+}
+
+/// The fan-out task's wake-up signal (see ``FeedBroadcaster``), boxed so that the broadcaster's
+/// state has a layout known when compiled.
+@usableFromInline final class _FanOutSignal: Sendable {
+    @usableFromInline let signal: AsyncStream<Void>.Continuation
+
+    init(_ signal: AsyncStream<Void>.Continuation) {
+        self.signal = signal
+    }
+
+    /// Ends the fan-out task.
+    @usableFromInline func finish() {
+        signal.finish()
     }
 }

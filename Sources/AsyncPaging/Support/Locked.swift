@@ -31,7 +31,7 @@ import Musl
 @usableFromInline package struct Locked<State>: @unchecked Sendable {
     @usableFromInline let buffer: _LockedBuffer<State>
 
-    @usableFromInline package init(_ state: State) {
+    @inlinable package init(_ state: State) {
         buffer = _LockedBuffer.make(state)
     }
 
@@ -46,7 +46,7 @@ import Musl
 /// The storage of a ``Locked``: the protected value as the header, the mutex as the element.
 /// Reached only through ``Locked``, whose comment says why sharing it is safe.
 @usableFromInline final class _LockedBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
-    @usableFromInline static func make(_ state: State) -> _LockedBuffer<State> {
+    @inlinable static func make(_ state: State) -> _LockedBuffer<State> {
         let buffer = unsafeDowncast(create(minimumCapacity: 1) { _ in state }, to: _LockedBuffer<State>.self)
         buffer.withUnsafeMutablePointerToElements { mutex in
             mutex.initialize(to: pthread_mutex_t())
