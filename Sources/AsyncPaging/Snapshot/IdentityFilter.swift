@@ -4,63 +4,108 @@
 /// It is three closures over one typed index (``_IdentityIndex``). The closures are literals
 /// in `@inlinable` initializers, so the module that makes the filter (the app's, which knows
 /// `Item` and `ID`) compiles them specialized: a page pays one indirect call and then typed
-/// code (``recordNew(_:)``). Each closure captures only the index, so it uses the index as its
-/// context: the filter costs one allocation (the index) until the first id arrives.
+/// code (``recordNew(_:at:in:)``). Each closure captures only the index, so it uses the index as
+/// its context: the filter costs one allocation (the index) until the first id arrives.
+///
+/// The index holds the items' logical positions in the store, not their ids (see
+/// ``_IdentityIndex``): every call is given the store's contents (`in:`), from which it reads an
+/// id where a bucket's hash bits match. A page is recorded *before* it goes into the store, at
+/// the positions it will have there; removals name the item's position; a store made again
+/// (edits folded into it) renumbers the index (``renumber(removing:in:)``).
 ///
 /// For `Identifiable` items the closures read `item.id` in place; with an `id` closure the
 /// index calls it, which costs a copy of each item (a retain per reference it holds) where the
 /// closure's generic form differs from the concrete one. Measured in Benchmarks/README.md.
 @usableFromInline
-struct _IdentityFilter<Item> {
-    @usableFromInline enum _ItemOperation { case insert, contains, remove }
-    @usableFromInline enum _WholeOperation { case removeAll, count }
+struct _IdentityFilter<Item: Sendable> {
+    /// Where a page goes: after the store's items, or before them.
+    @usableFromInline enum _Side { case end, start }
+    @usableFromInline enum _ItemOperation { case contains, remove(position: Int) }
+    @usableFromInline enum _WholeOperation { case removeAll, count, renumber(removed: [Int]) }
 
-    @usableFromInline let _onItem: (Item, _ItemOperation) -> Bool
-    @usableFromInline let _onPage: ([Item]) -> (kept: [Item], dropped: Int)
-    @usableFromInline let _onWhole: (_WholeOperation) -> Int
+    @usableFromInline let _onItem: (Item, _ItemOperation, ItemStoreContents<Item>) -> Bool
+    @usableFromInline let _onPage: ([Item], _Side, ItemStoreContents<Item>) -> (kept: [Item], dropped: Int)
+    @usableFromInline let _onWhole: (_WholeOperation, ItemStoreContents<Item>) -> Int
 
     /// A filter that identifies items by `id`.
     @inlinable init<ID: Hashable>(id: @escaping (Item) -> ID) {
         let index = _KeyedIdentityIndex(key: id)
-        _onItem = { item, operation in
-            switch operation {
-            case .insert: index.insert(index.key(item))
-            case .contains: index.contains(index.key(item))
-            case .remove: index.remove(index.key(item))
-            }
+        _onItem = { item, operation, contents in
+            Self._perform(operation, on: item, in: contents, index: index, key: index.key)
         }
-        _onPage = { items in Self._recordNew(items, in: index, key: index.key) }
-        _onWhole = { operation in Self._perform(operation, on: index) }
+        _onPage = { items, side, contents in Self._recordNew(items, at: side, in: contents, index: index, key: index.key) }
+        _onWhole = { operation, contents in Self._perform(operation, on: index, in: contents) }
     }
 
-    /// Records the id of `item`; `false` if an item with that id is already recorded.
-    @inlinable func insert(_ item: Item) -> Bool { _onItem(item, .insert) }
-
-    /// Records the ids of `items` and returns the items whose id was not recorded before (nor
-    /// earlier in `items`), in order, and how many were left out. One call per page: the loop
-    /// runs in the typed code.
-    @inlinable func recordNew(_ items: [Item]) -> (kept: [Item], dropped: Int) { _onPage(items) }
+    /// Records the ids of `items`, which are about to go at `side` of the store whose contents
+    /// are `contents`, and returns the items whose id was not recorded before (nor earlier in
+    /// `items`), in order, and how many were left out. The kept items must then go into the
+    /// store, at that side, before the next call. One call per page: the loop runs in the
+    /// typed code.
+    @inlinable func recordNew(
+        _ items: [Item], at side: _Side, in contents: ItemStoreContents<Item>
+    ) -> (kept: [Item], dropped: Int) {
+        _onPage(items, side, contents)
+    }
 
     /// Whether an item with the id of `item` is recorded.
-    @inlinable func contains(_ item: Item) -> Bool { _onItem(item, .contains) }
+    @inlinable func contains(_ item: Item, in contents: ItemStoreContents<Item>) -> Bool {
+        _onItem(item, .contains, contents)
+    }
 
-    /// Forgets the id of `item` (when its page is dropped); `false` if it was not recorded.
-    @inlinable @discardableResult func remove(_ item: Item) -> Bool { _onItem(item, .remove) }
+    /// Forgets the id of `item`, at logical `position` of the store (when its page is dropped,
+    /// or it is removed; before the store lets it go); `false` if it was not recorded there.
+    @inlinable @discardableResult func remove(_ item: Item, at position: Int, in contents: ItemStoreContents<Item>) -> Bool {
+        _onItem(item, .remove(position: position), contents)
+    }
 
     /// Forgets every id and frees the index's tables.
-    @inlinable func removeAll() { _ = _onWhole(.removeAll) }
+    @inlinable func removeAll() { _ = _onWhole(.removeAll, .empty) }
 
     /// The number of ids recorded.
-    @inlinable var count: Int { _onWhole(.count) }
+    @inlinable var count: Int { _onWhole(.count, .empty) }
 
-    /// The loop of ``recordNew(_:)``; inlined with its `key` closure into each initializer.
+    /// Renumbers the recorded positions for a store made of the items of `contents` without
+    /// those at the logical positions `removed` (ascending), in order, from position 0: the
+    /// edits folded into a new store.
+    @inlinable func renumber(removing removed: [Int], in contents: ItemStoreContents<Item>) {
+        _ = _onWhole(.renumber(removed: removed), contents)
+    }
+
+    /// The loop of ``recordNew(_:at:in:)``; inlined with its `key` closure into each initializer.
+    ///
+    /// The page's items are recorded at the positions they will have in the store. At the end
+    /// those are known as they are kept; at the start they depend on how many are kept, so they
+    /// are recorded as if every item were kept and moved up by the count dropped afterwards
+    /// (only when some were).
     @inlinable static func _recordNew<Key>(
-        _ items: [Item], in index: _IdentityIndex<Key>, key: (Item) -> Key
+        _ items: [Item], at side: _Side, in contents: ItemStoreContents<Item>, index: _IdentityIndex<Key>,
+        key: (Item) -> Key
     ) -> (kept: [Item], dropped: Int) {
+        let pageCount = items.count
+        let storeCount = contents.count
+        let offset = contents.counts.logicalOffset
+        let atEnd = side == .end
+        // Positions from `base` up: the store's items, then the page's (at the end), or the
+        // page's, then the store's (at the start).
+        let base = atEnd ? offset : offset &- pageCount
+        let pageFrom = atEnd ? storeCount : 0
+        let storeFrom = atEnd ? 0 : pageCount
         var kept: [Item]?
         var inserted = 0
+        func keyAt(_ relative: Int) -> Key {
+            let inPage = relative &- pageFrom
+            if inPage >= 0 && inPage < inserted {
+                if let kept { return key(kept[inPage]) }
+                return key(items[inPage])
+            }
+            return contents._key(at: relative &- storeFrom, key)
+        }
+        index._reserve(span: storeCount + pageCount, base: base, keyAt: keyAt)
         for position in items.indices {
-            if index._insertDeferringGrowthStep(key(items[position])) {
+            let recorded = index._insertDeferringGrowthStep(
+                key(items[position]), at: base &+ pageFrom &+ inserted, base: base, keyAt: keyAt)
+            if recorded {
                 inserted += 1
                 kept?.append(items[position])
             } else if kept == nil {
@@ -68,18 +113,47 @@ struct _IdentityFilter<Item> {
             }
         }
         // The page's share of a growth, in one call rather than one per item.
-        index._stepGrowth(inserts: inserted)
+        index._stepGrowth(inserts: inserted, base: base, keyAt: keyAt)
         guard let kept else { return (items, 0) }
-        return (kept, items.count - kept.count)
+        let dropped = pageCount - kept.count
+        if !atEnd && dropped > 0 {
+            // Last first: a kept item moves up to a position no other kept item still has.
+            for slot in kept.indices.reversed() {
+                index._reposition(key(kept[slot]), from: base &+ slot, to: base &+ dropped &+ slot)
+            }
+        }
+        return (kept, dropped)
     }
 
-    @inlinable static func _perform<Key>(_ operation: _WholeOperation, on index: _IdentityIndex<Key>) -> Int {
+    @inlinable static func _perform<Key>(
+        _ operation: _ItemOperation, on item: Item, in contents: ItemStoreContents<Item>, index: _IdentityIndex<Key>,
+        key: (Item) -> Key
+    ) -> Bool {
+        func keyAt(_ relative: Int) -> Key { contents._key(at: relative, key) }
+        let offset = contents.counts.logicalOffset
+        switch operation {
+        case .contains:
+            return index.contains(key(item), base: offset, keyAt: keyAt)
+        case .remove(let position):
+            return index.remove(key(item), at: position, base: offset, keyAt: keyAt)
+        }
+    }
+
+    @inlinable static func _perform<Key>(
+        _ operation: _WholeOperation, on index: _IdentityIndex<Key>, in contents: ItemStoreContents<Item>
+    ) -> Int {
         switch operation {
         case .removeAll:
             index.removeAll()
             return 0
         case .count:
             return index.count
+        case .renumber(let removed):
+            let offset = contents.counts.logicalOffset
+            index.renumber(base: offset) { position in
+                position &- offset &- _EditOverlay<Item>.countBelow(position, in: removed)
+            }
+            return 0
         }
     }
 }
@@ -88,15 +162,11 @@ extension _IdentityFilter where Item: Identifiable {
     /// A filter that identifies items by their `id`, read in place.
     @inlinable init() {
         let index = _IdentityIndex<Item.ID>()
-        _onItem = { item, operation in
-            switch operation {
-            case .insert: index.insert(item.id)
-            case .contains: index.contains(item.id)
-            case .remove: index.remove(item.id)
-            }
+        _onItem = { item, operation, contents in
+            Self._perform(operation, on: item, in: contents, index: index, key: { $0.id })
         }
-        _onPage = { items in Self._recordNew(items, in: index, key: { $0.id }) }
-        _onWhole = { operation in Self._perform(operation, on: index) }
+        _onPage = { items, side, contents in Self._recordNew(items, at: side, in: contents, index: index, key: { $0.id }) }
+        _onWhole = { operation, contents in Self._perform(operation, on: index, in: contents) }
     }
 }
 
@@ -109,5 +179,26 @@ final class _KeyedIdentityIndex<Item, Key: Hashable>: _IdentityIndex<Key> {
     @inlinable init(key: @escaping (Item) -> Key) {
         self.key = key
         super.init()
+    }
+}
+
+extension ItemStoreContents {
+    /// `key` of the item at `index`, read in place (the item is not copied out of its chunk
+    /// where `key` reads a stored property).
+    @inline(__always)
+    @inlinable func _key<Key>(at index: Int, _ key: (Item) -> Key) -> Key {
+        precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
+        if index >= frontCount {
+            return Self._key(at: backOffset + index, in: back.unsafelyUnwrapped, key)
+        }
+        return Self._key(at: frontUpper - 1 - index, in: front.unsafelyUnwrapped, key)
+    }
+
+    @inline(__always)
+    @inlinable static func _key<Key>(at position: Int, in table: ChunkTable<Item>, _ key: (Item) -> Key) -> Key {
+        let (chunkIndex, offset) = ChunkLayout.locate(position)
+        return table.withUnsafeMutablePointers { header, chunks in
+            chunks[chunkIndex - header.pointee.firstChunk].withUnsafeMutablePointerToElements { key($0[offset]) }
+        }
     }
 }
