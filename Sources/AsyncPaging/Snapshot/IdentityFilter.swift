@@ -31,9 +31,11 @@ struct _IdentityFilter<Item: Sendable> {
     @inlinable init<ID: Hashable>(id: @escaping (Item) -> ID) {
         let index = _KeyedIdentityIndex(key: id)
         _onItem = { item, operation, contents in
-            Self._perform(operation, on: item, in: contents, index: index, key: index.key)
+            Self._perform(operation, on: item, in: contents, index: index, identity: _ClosureIdentity(key: index.key))
         }
-        _onPage = { items, side, contents in Self._recordNew(items, at: side, in: contents, index: index, key: index.key) }
+        _onPage = { items, side, contents in
+            Self._recordNew(items, at: side, in: contents, index: index, identity: _ClosureIdentity(key: index.key))
+        }
         _onWhole = { operation, contents in Self._perform(operation, on: index, in: contents) }
     }
 
@@ -72,70 +74,82 @@ struct _IdentityFilter<Item: Sendable> {
         _ = _onWhole(.renumber(removed: removed), contents)
     }
 
-    /// The loop of ``recordNew(_:at:in:)``; inlined with its `key` closure into each initializer.
+    /// The loop of ``recordNew(_:at:in:)``; inlined with its `identity` into each initializer.
     ///
-    /// The page's items are recorded at the positions they will have in the store. At the end
-    /// those are known as they are kept; at the start they depend on how many are kept, so they
-    /// are recorded as if every item were kept and moved up by the count dropped afterwards
-    /// (only when some were).
-    @inlinable static func _recordNew<Key>(
-        _ items: [Item], at side: _Side, in contents: ItemStoreContents<Item>, index: _IdentityIndex<Key>,
-        key: (Item) -> Key
-    ) -> (kept: [Item], dropped: Int) {
+    /// Each item is recorded at the position it would have in the store if every item of the
+    /// page were kept (so the index reads a recorded item of the page at its index in `items`);
+    /// when some were dropped, the kept ones are moved to the positions they get afterwards.
+    @inlinable static func _recordNew<Identity: _ItemIdentity>(
+        _ items: [Item], at side: _Side, in contents: ItemStoreContents<Item>, index: _IdentityIndex<Identity.Key>,
+        identity: Identity
+    ) -> (kept: [Item], dropped: Int) where Identity.Item == Item {
         let pageCount = items.count
         let storeCount = contents.count
         let offset = contents.counts.logicalOffset
         let atEnd = side == .end
         // Positions from `base` up: the store's items, then the page's (at the end), or the
         // page's, then the store's (at the start).
-        let base = atEnd ? offset : offset &- pageCount
-        let pageFrom = atEnd ? storeCount : 0
-        let storeFrom = atEnd ? 0 : pageCount
+        let keys = _StoreKeys(
+            contents: contents, page: items, base: atEnd ? offset : offset &- pageCount,
+            pageFrom: atEnd ? storeCount : 0, storeFrom: atEnd ? 0 : pageCount, identity: identity)
+        let first = keys.base &+ keys.pageFrom
+        index._reserve(span: storeCount + pageCount, keys: keys)
         var kept: [Item]?
-        var inserted = 0
-        func keyAt(_ relative: Int) -> Key {
-            let inPage = relative &- pageFrom
-            if inPage >= 0 && inPage < inserted {
-                if let kept { return key(kept[inPage]) }
-                return key(items[inPage])
-            }
-            return contents._key(at: relative &- storeFrom, key)
-        }
-        index._reserve(span: storeCount + pageCount, base: base, keyAt: keyAt)
         for position in items.indices {
-            let recorded = index._insertDeferringGrowthStep(
-                key(items[position]), at: base &+ pageFrom &+ inserted, base: base, keyAt: keyAt)
-            if recorded {
-                inserted += 1
+            if index._insertDeferringGrowthStep(identity.key(of: items[position]), at: first &+ position, keys: keys) {
                 kept?.append(items[position])
             } else if kept == nil {
                 kept = Array(items[..<position])
             }
         }
         // The page's share of a growth, in one call rather than one per item.
-        index._stepGrowth(inserts: inserted, base: base, keyAt: keyAt)
+        index._stepGrowth(inserts: kept?.count ?? pageCount, keys: keys)
         guard let kept else { return (items, 0) }
-        let dropped = pageCount - kept.count
-        if !atEnd && dropped > 0 {
-            // Last first: a kept item moves up to a position no other kept item still has.
-            for slot in kept.indices.reversed() {
-                index._reposition(key(kept[slot]), from: base &+ slot, to: base &+ dropped &+ slot)
-            }
-        }
-        return (kept, dropped)
+        Self._moveKept(of: items, kept: kept.count, from: first, atEnd: atEnd, index: index, identity: identity)
+        return (kept, pageCount - kept.count)
     }
 
-    @inlinable static func _perform<Key>(
-        _ operation: _ItemOperation, on item: Item, in contents: ItemStoreContents<Item>, index: _IdentityIndex<Key>,
-        key: (Item) -> Key
-    ) -> Bool {
-        func keyAt(_ relative: Int) -> Key { contents._key(at: relative, key) }
-        let offset = contents.counts.logicalOffset
+    /// Moves the kept items of a page recorded by ``_recordNew(_:at:in:index:identity:)`` with
+    /// some dropped to their positions in the store: down to consecutive positions from `first`
+    /// at the end; at the start, up to consecutive positions that end where the page's would.
+    /// Out of line: only for pages with duplicates.
+    @inlinable @inline(never) static func _moveKept<Identity: _ItemIdentity>(
+        of items: [Item], kept keptCount: Int, from first: Int, atEnd: Bool, index: _IdentityIndex<Identity.Key>,
+        identity: Identity
+    ) where Identity.Item == Item {
+        // The kept items are those recorded at their provisional position (a dropped item's id
+        // is recorded elsewhere, or at the same position by an earlier item: not at its own).
+        // Moving in this order, an item never lands on a position another still holds.
+        if atEnd {
+            var slot = 0
+            for position in items.indices {
+                let key = identity.key(of: items[position])
+                guard index._reposition(key, from: first &+ position, to: first &+ slot) else { continue }
+                slot += 1
+            }
+        } else {
+            let dropped = items.count - keptCount
+            var slot = keptCount
+            for position in items.indices.reversed() {
+                let key = identity.key(of: items[position])
+                guard index._reposition(key, from: first &+ position, to: first &+ dropped &+ slot - 1) else { continue }
+                slot -= 1
+            }
+        }
+    }
+
+    @inlinable static func _perform<Identity: _ItemIdentity>(
+        _ operation: _ItemOperation, on item: Item, in contents: ItemStoreContents<Item>,
+        index: _IdentityIndex<Identity.Key>, identity: Identity
+    ) -> Bool where Identity.Item == Item {
+        let keys = _StoreKeys(
+            contents: contents, page: [], base: contents.counts.logicalOffset, pageFrom: 0, storeFrom: 0,
+            identity: identity)
         switch operation {
         case .contains:
-            return index.contains(key(item), base: offset, keyAt: keyAt)
+            return index.contains(identity.key(of: item), keys: keys)
         case .remove(let position):
-            return index.remove(key(item), at: position, base: offset, keyAt: keyAt)
+            return index.remove(identity.key(of: item), at: position, keys: keys)
         }
     }
 
@@ -163,9 +177,11 @@ extension _IdentityFilter where Item: Identifiable {
     @inlinable init() {
         let index = _IdentityIndex<Item.ID>()
         _onItem = { item, operation, contents in
-            Self._perform(operation, on: item, in: contents, index: index, key: { $0.id })
+            Self._perform(operation, on: item, in: contents, index: index, identity: _IdentifiableIdentity())
         }
-        _onPage = { items, side, contents in Self._recordNew(items, at: side, in: contents, index: index, key: { $0.id }) }
+        _onPage = { items, side, contents in
+            Self._recordNew(items, at: side, in: contents, index: index, identity: _IdentifiableIdentity())
+        }
         _onWhole = { operation, contents in Self._perform(operation, on: index, in: contents) }
     }
 }
@@ -179,6 +195,59 @@ final class _KeyedIdentityIndex<Item, Key: Hashable>: _IdentityIndex<Key> {
     @inlinable init(key: @escaping (Item) -> Key) {
         self.key = key
         super.init()
+    }
+}
+
+/// How the filter gets an item's id: ``_IdentifiableIdentity`` (`item.id`, read in place) or
+/// ``_ClosureIdentity`` (the `id` closure of the controller's initializer).
+@usableFromInline
+protocol _ItemIdentity<Item, Key> {
+    associatedtype Item
+    associatedtype Key: Hashable
+    func key(of item: Item) -> Key
+}
+
+@usableFromInline
+struct _IdentifiableIdentity<Item: Identifiable>: _ItemIdentity {
+    @inlinable init() {}
+    @inlinable @inline(__always) func key(of item: Item) -> Item.ID { item.id }
+}
+
+@usableFromInline
+struct _ClosureIdentity<Item, Key: Hashable>: _ItemIdentity {
+    @usableFromInline let closure: (Item) -> Key
+    @inlinable init(key: @escaping (Item) -> Key) { closure = key }
+    @inlinable @inline(__always) func key(of item: Item) -> Key { closure(item) }
+}
+
+/// The items of a store, and of a page about to go into it, as an ``_IdentityIndex`` reads
+/// them: positions from `base` up are the page's from `pageFrom` (its items in order, dropped
+/// ones included) and the store's from `storeFrom`.
+@usableFromInline
+struct _StoreKeys<Identity: _ItemIdentity>: _IdentityKeys where Identity.Item: Sendable {
+    @usableFromInline let contents: ItemStoreContents<Identity.Item>
+    @usableFromInline let page: [Identity.Item]
+    @usableFromInline let base: Int
+    @usableFromInline let pageFrom: Int
+    @usableFromInline let storeFrom: Int
+    @usableFromInline let identity: Identity
+
+    @inlinable init(
+        contents: ItemStoreContents<Identity.Item>, page: [Identity.Item], base: Int, pageFrom: Int, storeFrom: Int,
+        identity: Identity
+    ) {
+        self.contents = contents
+        self.page = page
+        self.base = base
+        self.pageFrom = pageFrom
+        self.storeFrom = storeFrom
+        self.identity = identity
+    }
+
+    @inlinable @inline(__always) func key(at relative: Int) -> Identity.Key {
+        let inPage = relative &- pageFrom
+        if UInt(bitPattern: inPage) < UInt(bitPattern: page.count) { return identity.key(of: page[inPage]) }
+        return contents._key(at: relative &- storeFrom) { identity.key(of: $0) }
     }
 }
 

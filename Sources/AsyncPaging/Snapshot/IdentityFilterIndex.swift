@@ -8,8 +8,9 @@
 /// (k position bits, ``_IdentityIndexTable/positionBits``): the live positions (the store's
 /// and those of the page being recorded) always span fewer than 2^k, so a position is read
 /// back relative to the lowest live one (`base`: `relative = (stored - base) mod 2^k`).
-/// Every operation that compares ids is given `base` and `keyAt(relative)`, which reads the
-/// id of the item at `base + relative`; ``_reserve(span:base:keyAt:)`` widens the positions
+/// Every operation that compares ids is given the live items as ``_IdentityKeys`` (`base` and
+/// `key(at: relative)`, the id of the item at `base + relative`); ``_reserve(span:keys:)``
+/// widens the positions
 /// before a page that would not fit.
 ///
 /// A bucket is a `UInt32`: `0` empty, `1` a tombstone (only in a draining table), or an
@@ -27,8 +28,8 @@
 /// search both tables while the old one drains. The old table is always empty before the next
 /// growth: it holds at most ¾ C keys over C buckets and drains in C / 8 inserts, while the new
 /// table (2 C buckets) grows again only after ¾ C more. The duplicate filter takes a page's
-/// share of this work once, after the page's inserts (``_insertDeferringGrowthStep(_:at:base:keyAt:)``,
-/// ``_stepGrowth(inserts:base:keyAt:)``), which delays it by at most a page (a page of more
+/// share of this work once, after the page's inserts (``_insertDeferringGrowthStep(_:at:keys:)``,
+/// ``_stepGrowth(inserts:keys:)``), which delays it by at most a page (a page of more
 /// keys than the table holds, a large first page, makes the growth finish the draining and the
 /// preparing at once: work in proportion to that page).
 ///
@@ -80,43 +81,42 @@ class _IdentityIndex<Key: Hashable> {
     /// The live table (for tests).
     @inlinable final var _live: _IdentityIndexTable { _state.pointee._live }
 
-    /// Whether the key `key` is in the index; `keyAt(r)` reads the key of the item at logical
-    /// position `base + r`.
-    @inlinable final func contains(_ key: Key, base: Int, keyAt: (Int) -> Key) -> Bool {
-        _state.pointee.contains(key, base: base, keyAt: keyAt)
+    /// Whether the key `key` is in the index.
+    @inlinable final func contains(_ key: Key, keys: some _IdentityKeys<Key>) -> Bool {
+        _state.pointee.contains(key, keys: keys)
     }
 
     /// Inserts `key`, of the item at logical `position` (`false`, and nothing recorded, if the
     /// key was already there), and takes the insert's share of a growth.
-    @inlinable @discardableResult final func insert(_ key: Key, at position: Int, base: Int, keyAt: (Int) -> Key) -> Bool {
-        guard _state.pointee._insertDeferringGrowthStep(key, at: position, base: base, keyAt: keyAt) else { return false }
-        _state.pointee._stepGrowthIfNeeded(inserts: 1, base: base, keyAt: keyAt)
+    @inlinable @discardableResult final func insert(_ key: Key, at position: Int, keys: some _IdentityKeys<Key>) -> Bool {
+        guard _state.pointee._insertDeferringGrowthStep(key, at: position, keys: keys) else { return false }
+        _state.pointee._stepGrowthIfNeeded(inserts: 1, keys: keys)
         return true
     }
 
     /// Inserts `key` (`false` if it was already there) but leaves the insert's share of a
-    /// growth to ``_stepGrowth(inserts:base:keyAt:)``, which a loop of inserts calls once after
+    /// growth to ``_stepGrowth(inserts:keys:)``, which a loop of inserts calls once after
     /// it (the duplicate filter, once per page).
     @inlinable @inline(__always) final func _insertDeferringGrowthStep(
-        _ key: Key, at position: Int, base: Int, keyAt: (Int) -> Key
+        _ key: Key, at position: Int, keys: some _IdentityKeys<Key>
     ) -> Bool {
-        _state.pointee._insertDeferringGrowthStep(key, at: position, base: base, keyAt: keyAt)
+        _state.pointee._insertDeferringGrowthStep(key, at: position, keys: keys)
     }
 
-    /// The share of a growth of `inserts` inserts made by ``_insertDeferringGrowthStep(_:at:base:keyAt:)``.
-    @inlinable final func _stepGrowth(inserts: Int, base: Int, keyAt: (Int) -> Key) {
-        _state.pointee._stepGrowthIfNeeded(inserts: inserts, base: base, keyAt: keyAt)
+    /// The share of a growth of `inserts` inserts made by ``_insertDeferringGrowthStep(_:at:keys:)``.
+    @inlinable final func _stepGrowth(inserts: Int, keys: some _IdentityKeys<Key>) {
+        _state.pointee._stepGrowthIfNeeded(inserts: inserts, keys: keys)
     }
 
-    /// Makes room for positions spanning `span` from `base` (the store's items and a page
+    /// Makes room for positions spanning `span` from `keys.base` (the store's items and a page
     /// about to be recorded): widens the stored positions if they would not fit.
-    @inlinable final func _reserve(span: Int, base: Int, keyAt: (Int) -> Key) {
-        _state.pointee._reserve(span: span, base: base, keyAt: keyAt)
+    @inlinable final func _reserve(span: Int, keys: some _IdentityKeys<Key>) {
+        _state.pointee._reserve(span: span, keys: keys)
     }
 
     /// Removes `key`, of the item at logical `position`; `false` if it was not there.
-    @inlinable @discardableResult final func remove(_ key: Key, at position: Int, base: Int, keyAt: (Int) -> Key) -> Bool {
-        _state.pointee.remove(key, at: position, base: base, keyAt: keyAt)
+    @inlinable @discardableResult final func remove(_ key: Key, at position: Int, keys: some _IdentityKeys<Key>) -> Bool {
+        _state.pointee.remove(key, at: position, keys: keys)
     }
 
     /// Moves the record of `key` from logical position `old` to `new`; `false` if it was not
@@ -168,7 +168,7 @@ struct _IdentityIndexState<Key: Hashable> {
     /// sixteenths full; every change of the live table frees it or takes it.
     @usableFromInline var _nextStorage: UnsafeMutablePointer<UInt32>?
     @usableFromInline var _nextPrepared: Int
-    /// The position bits the next table gets at least (raised by ``_reserve(span:base:keyAt:)``).
+    /// The position bits the next table gets at least (raised by ``_reserve(span:keys:)``).
     @usableFromInline var _positionBitsFloor: Int
 
     @inlinable init() {
@@ -188,21 +188,21 @@ struct _IdentityIndexState<Key: Hashable> {
     @inlinable @inline(__always) static func hash(_ key: Key) -> Int { key._rawHashValue(seed: 0) }
 
     /// Whether `key` is in the index.
-    @inlinable func contains(_ key: Key, base: Int, keyAt: (Int) -> Key) -> Bool {
+    @inlinable func contains(_ key: Key, keys: some _IdentityKeys<Key>) -> Bool {
         let hash = Self.hash(key)
-        if _live.find(key, hash: hash, base: base, keyAt: keyAt) != nil { return true }
-        return _draining.count > 0 && _draining.find(key, hash: hash, base: base, keyAt: keyAt) != nil
+        if _live.find(key, hash: hash, keys: keys) != nil { return true }
+        return _draining.count > 0 && _draining.find(key, hash: hash, keys: keys) != nil
     }
 
     /// Inserts `key` at `position`, without the insert's share of a growth
-    /// (``_stepGrowthIfNeeded(inserts:base:keyAt:)``).
+    /// (``_stepGrowthIfNeeded(inserts:keys:)``).
     @inlinable @inline(__always) mutating func _insertDeferringGrowthStep(
-        _ key: Key, at position: Int, base: Int, keyAt: (Int) -> Key
+        _ key: Key, at position: Int, keys: some _IdentityKeys<Key>
     ) -> Bool {
         let hash = Self.hash(key)
-        if _live.find(key, hash: hash, base: base, keyAt: keyAt) != nil { return false }
-        if _draining.count > 0, _draining.find(key, hash: hash, base: base, keyAt: keyAt) != nil { return false }
-        if count + 1 > _live.bucketCount / 4 * 3 { _grow(base: base, keyAt: keyAt) }
+        if _live.find(key, hash: hash, keys: keys) != nil { return false }
+        if _draining.count > 0, _draining.find(key, hash: hash, keys: keys) != nil { return false }
+        if count + 1 > _live.bucketCount / 4 * 3 { _grow(keys: keys) }
         _live.insertNew(hash: hash, position: position)
         return true
     }
@@ -210,15 +210,15 @@ struct _IdentityIndexState<Key: Hashable> {
     /// The share of a growth of `inserts` inserts: moves 8 buckets per insert of the draining
     /// table, if one is draining, and prepares 64 buckets per insert of the next table once the
     /// live one is eleven sixteenths full.
-    @inlinable @inline(__always) mutating func _stepGrowthIfNeeded(inserts: Int, base: Int, keyAt: (Int) -> Key) {
+    @inlinable @inline(__always) mutating func _stepGrowthIfNeeded(inserts: Int, keys: some _IdentityKeys<Key>) {
         if _draining.count > 0 || count > _live.bucketCount / 16 * 11 {
-            _stepGrowth(inserts: inserts, base: base, keyAt: keyAt)
+            _stepGrowth(inserts: inserts, keys: keys)
         }
     }
 
     /// Out of line (in the specialized code), so that the common insert stays small.
-    @inlinable @inline(never) mutating func _stepGrowth(inserts: Int, base: Int, keyAt: (Int) -> Key) {
-        if _draining.count > 0 { _drain(buckets: Self._bucketsDrainedPerInsert * inserts, base: base, keyAt: keyAt) }
+    @inlinable @inline(never) mutating func _stepGrowth(inserts: Int, keys: some _IdentityKeys<Key>) {
+        if _draining.count > 0 { _drain(buckets: Self._bucketsDrainedPerInsert * inserts, keys: keys) }
         if count > _live.bucketCount / 16 * 11 { _prepareNext(buckets: Self._bucketsPreparedPerInsert * inserts) }
     }
 
@@ -226,21 +226,21 @@ struct _IdentityIndexState<Key: Hashable> {
     @inlinable static func bits(toHold span: Int) -> Int { Int.bitWidth - span.leadingZeroBitCount }
 
     /// Widens the positions of the tables if positions spanning `span` would not fit.
-    @inlinable mutating func _reserve(span: Int, base: Int, keyAt: (Int) -> Key) {
+    @inlinable mutating func _reserve(span: Int, keys: some _IdentityKeys<Key>) {
         let needed = Self.bits(toHold: span)
         guard needed > _positionBitsFloor || (_live.bucketCount > 0 && needed > _live.positionBits) else { return }
-        _widen(to: needed, base: base, keyAt: keyAt)
+        _widen(to: needed, keys: keys)
     }
 
     /// Out of line: only after many removals or with a page larger than the table.
-    @inlinable @inline(never) mutating func _widen(to bits: Int, base: Int, keyAt: (Int) -> Key) {
+    @inlinable @inline(never) mutating func _widen(to bits: Int, keys: some _IdentityKeys<Key>) {
         precondition(bits <= 31, "the duplicate filter holds positions spanning fewer than 2^31 items")
         _positionBitsFloor = Swift.max(_positionBitsFloor, bits)
         if _draining.count > 0 && bits > _draining.positionBits {
-            _drain(buckets: _draining.bucketCount, base: base, keyAt: keyAt)
+            _drain(buckets: _draining.bucketCount, keys: keys)
         }
         if _live.bucketCount > 0 && bits > _live.positionBits {
-            _live.reencode(positionBits: bits, base: base)
+            _live.reencode(positionBits: bits, base: keys.base)
         }
     }
 
@@ -250,10 +250,10 @@ struct _IdentityIndexState<Key: Hashable> {
     }
 
     /// Removes `key`, recorded at `position`; `false` if it was not there.
-    @inlinable mutating func remove(_ key: Key, at position: Int, base: Int, keyAt: (Int) -> Key) -> Bool {
+    @inlinable mutating func remove(_ key: Key, at position: Int, keys: some _IdentityKeys<Key>) -> Bool {
         let hash = Self.hash(key)
         if let bucket = _live.find(hash: hash, position: position) {
-            _live.removeShiftingBack(at: bucket, base: base, keyAt: keyAt)
+            _live.removeShiftingBack(at: bucket, keys: keys)
             return true
         }
         guard _draining.count > 0, let bucket = _draining.find(hash: hash, position: position) else { return false }
@@ -289,12 +289,12 @@ struct _IdentityIndexState<Key: Hashable> {
     }
 
     /// Starts draining the live table into a new one twice its size.
-    @inlinable mutating func _grow(base: Int, keyAt: (Int) -> Key) {
+    @inlinable mutating func _grow(keys: some _IdentityKeys<Key>) {
         if _draining.count > 0 {
-            // Only when one loop of deferred inserts (``_insertDeferringGrowthStep(_:at:base:keyAt:)``)
+            // Only when one loop of deferred inserts (``_insertDeferringGrowthStep(_:at:keys:)``)
             // holds more keys than the live table had when it grew: a first page of thousands of
             // items. Its cost is then proportional to that loop's.
-            _drain(buckets: _draining.bucketCount, base: base, keyAt: keyAt)
+            _drain(buckets: _draining.bucketCount, keys: keys)
         }
         var bucketCount = Swift.max(Self._initialBucketCount, _live.bucketCount * 2)
         while count + 1 > bucketCount / 4 * 3 { bucketCount *= 2 }
@@ -337,9 +337,10 @@ struct _IdentityIndexState<Key: Hashable> {
     }
 
     /// Moves the keys of the next `buckets` buckets of the draining table into the live one.
-    @inlinable mutating func _drain(buckets: Int, base: Int, keyAt: (Int) -> Key) {
+    @inlinable mutating func _drain(buckets: Int, keys: some _IdentityKeys<Key>) {
         let entries = _draining.storage.unsafelyUnwrapped
         let positionMask = _draining.positionMask
+        let base = keys.base
         var cursor = _drainCursor
         let end = Swift.min(_draining.bucketCount, cursor + Swift.min(buckets, _draining.bucketCount))
         while cursor < end {
@@ -348,7 +349,7 @@ struct _IdentityIndexState<Key: Hashable> {
                 let relative = (Int(entry) &- base) & positionMask
                 entries[cursor] = _IdentityIndexTable.tombstone
                 _draining.count -= 1
-                _live.insertNew(hash: Self.hash(keyAt(relative)), position: base &+ relative)
+                _live.insertNew(hash: Self.hash(keys.key(at: relative)), position: base &+ relative)
             }
             cursor += 1
         }
@@ -434,17 +435,18 @@ struct _IdentityIndexTable {
 
     /// The bucket of `key`, if any. Probing ends at an empty bucket: there is always one, as a
     /// table is never more than three quarters full (tombstones included).
-    @inlinable func find<Key: Hashable>(_ key: Key, hash: Int, base: Int, keyAt: (Int) -> Key) -> Int? {
+    @inlinable func find<Key: Hashable>(_ key: Key, hash: Int, keys: some _IdentityKeys<Key>) -> Int? {
         guard count > 0 else { return nil }
         let entries = storage.unsafelyUnwrapped
         let mask = tagMask
         let wanted = tagged(hash)
         let positionMask = positionMask
+        let base = keys.base
         var bucket = home(hash)
         while true {
             let entry = entries[bucket]
             if entry == 0 { return nil }
-            if entry & mask == wanted && keyAt((Int(entry) &- base) & positionMask) == key { return bucket }
+            if entry & mask == wanted && keys.key(at: (Int(entry) &- base) & positionMask) == key { return bucket }
             bucket &+= 1
             if bucket == bucketCount { bucket = 0 }
         }
@@ -485,17 +487,17 @@ struct _IdentityIndexTable {
 
     /// The displacement of the occupied `entry` in `bucket`.
     @inlinable func displacement<Key: Hashable>(
-        of entry: UInt32, at bucket: Int, base: Int, keyAt: (Int) -> Key
+        of entry: UInt32, at bucket: Int, keys: some _IdentityKeys<Key>
     ) -> Int {
         let stored = Int(entry &>> UInt32(displacementShift)) & saturatedDisplacement
         guard stored == saturatedDisplacement else { return stored }
-        let home = home(_IdentityIndexState<Key>.hash(keyAt((Int(entry) &- base) & positionMask)))
+        let home = home(_IdentityIndexState<Key>.hash(keys.key(at: (Int(entry) &- keys.base) & positionMask)))
         return bucket >= home ? bucket - home : bucket + bucketCount - home
     }
 
     /// Removes the key in `bucket` and moves later keys of its probe run back into the hole,
     /// so that no tombstone is left.
-    @inlinable mutating func removeShiftingBack<Key: Hashable>(at bucket: Int, base: Int, keyAt: (Int) -> Key) {
+    @inlinable mutating func removeShiftingBack<Key: Hashable>(at bucket: Int, keys: some _IdentityKeys<Key>) {
         let entries = storage.unsafelyUnwrapped
         let shift = UInt32(displacementShift)
         let displacementMask = UInt32(truncatingIfNeeded: saturatedDisplacement) &<< shift
@@ -504,7 +506,7 @@ struct _IdentityIndexTable {
         while true {
             let entry = entries[next]
             if entry == 0 { break }
-            let displacement = displacement(of: entry, at: next, base: base, keyAt: keyAt)
+            let displacement = displacement(of: entry, at: next, keys: keys)
             let distance = next >= hole ? next - hole : next + bucketCount - hole
             // The key at `next` may fill the hole if its home is not after the hole (cyclically).
             if displacement >= distance {
@@ -580,4 +582,16 @@ struct _IdentityIndexTable {
     @inlinable func destroy() {
         storage?.deallocate()
     }
+}
+
+/// The live items whose positions an ``_IdentityIndex`` holds, as it reads them: the lowest
+/// live logical position and the key of the item at each position from it. A struct passed
+/// by value (specialized, no closure context, no copy per item).
+@usableFromInline
+protocol _IdentityKeys<Key> {
+    associatedtype Key: Hashable
+    /// The lowest live logical position.
+    var base: Int { get }
+    /// The key of the item at logical position `base + relative`.
+    func key(at relative: Int) -> Key
 }

@@ -225,7 +225,7 @@ struct IdentityFilterTests {
 /// `high`, with gaps where keys were removed (as an edit removes an item: the store keeps it).
 private final class ModelStore<Key: Hashable> {
     let index = _IdentityIndex<Key>()
-    var keys: [Int: Key] = [:]
+    var stored: [Int: Key] = [:]
     var positions: [Key: Int] = [:]
     var low: Int
     var high: Int
@@ -235,16 +235,18 @@ private final class ModelStore<Key: Hashable> {
         high = start
     }
 
+    var keys: ModelKeys<Key> { ModelKeys(store: self) }
+
     func keyAt(_ relative: Int) -> Key {
-        guard let key = keys[low &+ relative] else { fatalError("no key at \(low &+ relative)") }
+        guard let key = stored[low &+ relative] else { fatalError("no key at \(low &+ relative)") }
         return key
     }
 
     @discardableResult func append(_ key: Key) -> Bool {
-        keys[high] = key
-        index._reserve(span: high &- low &+ 1, base: low, keyAt: keyAt)
-        guard index.insert(key, at: high, base: low, keyAt: keyAt) else {
-            keys[high] = nil
+        stored[high] = key
+        index._reserve(span: high &- low &+ 1, keys: keys)
+        guard index.insert(key, at: high, keys: keys) else {
+            stored[high] = nil
             return false
         }
         positions[key] = high
@@ -254,10 +256,10 @@ private final class ModelStore<Key: Hashable> {
 
     @discardableResult func prepend(_ key: Key) -> Bool {
         low &-= 1
-        keys[low] = key
-        index._reserve(span: high &- low, base: low, keyAt: keyAt)
-        guard index.insert(key, at: low, base: low, keyAt: keyAt) else {
-            keys[low] = nil
+        stored[low] = key
+        index._reserve(span: high &- low, keys: keys)
+        guard index.insert(key, at: low, keys: keys) else {
+            stored[low] = nil
             low &+= 1
             return false
         }
@@ -265,24 +267,24 @@ private final class ModelStore<Key: Hashable> {
         return true
     }
 
-    func contains(_ key: Key) -> Bool { index.contains(key, base: low, keyAt: keyAt) }
+    func contains(_ key: Key) -> Bool { index.contains(key, keys: keys) }
 
     /// Removes `key` from the index where it is recorded (the store keeps it, as after an edit).
     @discardableResult func remove(_ key: Key) -> Bool {
         guard let position = positions.removeValue(forKey: key) else { return false }
-        return index.remove(key, at: position, base: low, keyAt: keyAt)
+        return index.remove(key, at: position, keys: keys)
     }
 
     /// Drops `count` positions at the start (at most all); returns the keys that leave the index.
     func dropFirst(_ count: Int) -> [Key] {
         var dropped: [Key] = []
         for _ in 0..<Swift.min(count, high &- low) {
-            if let key = keys[low], positions[key] == low {
-                #expect(index.remove(key, at: low, base: low, keyAt: keyAt))
+            if let key = stored[low], positions[key] == low {
+                #expect(index.remove(key, at: low, keys: keys))
                 positions[key] = nil
                 dropped.append(key)
             }
-            keys[low] = nil
+            stored[low] = nil
             low &+= 1
         }
         return dropped
@@ -293,12 +295,12 @@ private final class ModelStore<Key: Hashable> {
         var dropped: [Key] = []
         for _ in 0..<Swift.min(count, high &- low) {
             let last = high &- 1
-            if let key = keys[last], positions[key] == last {
-                #expect(index.remove(key, at: last, base: low, keyAt: keyAt))
+            if let key = stored[last], positions[key] == last {
+                #expect(index.remove(key, at: last, keys: keys))
                 positions[key] = nil
                 dropped.append(key)
             }
-            keys[last] = nil
+            stored[last] = nil
             high = last
         }
         return dropped
@@ -306,7 +308,7 @@ private final class ModelStore<Key: Hashable> {
 
     func removeAll() {
         index.removeAll()
-        keys = [:]
+        stored = [:]
         positions = [:]
         high = low
     }
@@ -317,7 +319,7 @@ private final class ModelStore<Key: Hashable> {
         var newKeys: [Int: Key] = [:]
         var position = low
         while position != high {
-            if let key = keys[position], positions[key] == position {
+            if let key = stored[position], positions[key] == position {
                 newPositions[position] = newPositions.count
                 newKeys[newKeys.count] = key
             }
@@ -327,7 +329,7 @@ private final class ModelStore<Key: Hashable> {
             guard let new = newPositions[old] else { fatalError("no key recorded at \(old)") }
             return new
         }
-        keys = newKeys
+        stored = newKeys
         positions = Dictionary(uniqueKeysWithValues: newKeys.map { ($0.value, $0.key) })
         low = 0
         high = newKeys.count
@@ -337,6 +339,13 @@ private final class ModelStore<Key: Hashable> {
     func positionsAreRight() -> Bool {
         positions.allSatisfy { key, position in index._reposition(key, from: position, to: position) }
     }
+}
+
+/// The keys of a ``ModelStore`` as the index reads them.
+private struct ModelKeys<Key: Hashable>: _IdentityKeys {
+    let store: ModelStore<Key>
+    var base: Int { store.low }
+    func key(at relative: Int) -> Key { store.keyAt(relative) }
 }
 
 /// A key whose hashes collide in groups of four, so that probe runs are long and removals
