@@ -236,12 +236,13 @@ extension FeedController {
                 let contents = store.contents
                 let offset = contents.counts.logicalOffset
                 let dropped = trim.atStart ? 0..<trim.items : (contents.count - trim.items)..<contents.count
-                for index in dropped {
-                    // An item removed by an edit left both already (its id may be back since).
-                    if let overlay, overlay.isRemoved(index + offset) { continue }
-                    let item = contents[index]
-                    identities?.remove(item, at: index + offset, in: contents)
-                    editIndex?.forget(item, at: index + offset)
+                // An item removed by an edit left both already (its id may be back since).
+                identities?.remove(storeIndices: dropped, skipping: overlay?.removed ?? [], in: contents)
+                if let editIndex {
+                    for index in dropped {
+                        if let overlay, overlay.isRemoved(index + offset) { continue }
+                        editIndex.forget(contents[index], at: index + offset)
+                    }
                 }
             }
             if trim.atStart { store.dropFirst(trim.items) } else { store.dropLast(trim.items) }

@@ -21,7 +21,7 @@ struct _IdentityFilter<Item: Sendable> {
     /// Where a page goes: after the store's items, or before them.
     @usableFromInline enum _Side { case end, start }
     @usableFromInline enum _ItemOperation { case contains, remove(position: Int) }
-    @usableFromInline enum _WholeOperation { case removeAll, count, renumber(removed: [Int]) }
+    @usableFromInline enum _WholeOperation { case removeAll, count, renumber(removed: [Int]), remove(Range<Int>, skipping: [Int]) }
 
     @usableFromInline let _onItem: (Item, _ItemOperation, ItemStoreContents<Item>) -> Bool
     @usableFromInline let _onPage: ([Item], _Side, ItemStoreContents<Item>) -> (kept: [Item], dropped: Int)
@@ -36,7 +36,9 @@ struct _IdentityFilter<Item: Sendable> {
         _onPage = { items, side, contents in
             Self._recordNew(items, at: side, in: contents, index: index, identity: _ClosureIdentity(key: index.key))
         }
-        _onWhole = { operation, contents in Self._perform(operation, on: index, in: contents) }
+        _onWhole = { operation, contents in
+            Self._perform(operation, on: index, in: contents, identity: _ClosureIdentity(key: index.key))
+        }
     }
 
     /// Records the ids of `items`, which are about to go at `side` of the store whose contents
@@ -59,6 +61,13 @@ struct _IdentityFilter<Item: Sendable> {
     /// or it is removed; before the store lets it go); `false` if it was not recorded there.
     @inlinable @discardableResult func remove(_ item: Item, at position: Int, in contents: ItemStoreContents<Item>) -> Bool {
         _onItem(item, .remove(position: position), contents)
+    }
+
+    /// Forgets the ids of the items at `storeIndices` of `contents` (the pages the bound drops,
+    /// before the store lets them go), but those at the logical positions `skipping`
+    /// (ascending: items an edit removed, whose ids left already). One call per page.
+    @inlinable func remove(storeIndices: Range<Int>, skipping: [Int], in contents: ItemStoreContents<Item>) {
+        _ = _onWhole(.remove(storeIndices, skipping: skipping), contents)
     }
 
     /// Forgets every id and frees the index's tables.
@@ -153,10 +162,25 @@ struct _IdentityFilter<Item: Sendable> {
         }
     }
 
-    @inlinable static func _perform<Key>(
-        _ operation: _WholeOperation, on index: _IdentityIndex<Key>, in contents: ItemStoreContents<Item>
-    ) -> Int {
+    @inlinable static func _perform<Identity: _ItemIdentity>(
+        _ operation: _WholeOperation, on index: _IdentityIndex<Identity.Key>, in contents: ItemStoreContents<Item>,
+        identity: Identity
+    ) -> Int where Identity.Item == Item {
         switch operation {
+        case .remove(let storeIndices, let skipping):
+            let offset = contents.counts.logicalOffset
+            let keys = _StoreKeys(contents: contents, page: [], base: offset, pageFrom: 0, storeFrom: 0, identity: identity)
+            var next = _EditOverlay<Item>.countBelow(offset &+ storeIndices.lowerBound, in: skipping)
+            var removed = 0
+            for storeIndex in storeIndices {
+                let position = offset &+ storeIndex
+                if next < skipping.count && skipping[next] == position {
+                    next += 1
+                    continue
+                }
+                if index.remove(keys.key(at: storeIndex), at: position, keys: keys) { removed += 1 }
+            }
+            return removed
         case .removeAll:
             index.removeAll()
             return 0
@@ -182,7 +206,9 @@ extension _IdentityFilter where Item: Identifiable {
         _onPage = { items, side, contents in
             Self._recordNew(items, at: side, in: contents, index: index, identity: _IdentifiableIdentity())
         }
-        _onWhole = { operation, contents in Self._perform(operation, on: index, in: contents) }
+        _onWhole = { operation, contents in
+            Self._perform(operation, on: index, in: contents, identity: _IdentifiableIdentity())
+        }
     }
 }
 

@@ -200,10 +200,16 @@ struct _IdentityIndexState<Key: Hashable> {
         _ key: Key, at position: Int, keys: some _IdentityKeys<Key>
     ) -> Bool {
         let hash = Self.hash(key)
-        if _live.find(key, hash: hash, keys: keys) != nil { return false }
+        // The live table's probe ends at the empty bucket where the key would go.
+        let (found, empty, displacement) = _live.probe(key, hash: hash, keys: keys)
+        if found { return false }
         if _draining.count > 0, _draining.find(key, hash: hash, keys: keys) != nil { return false }
-        if count + 1 > _live.bucketCount / 4 * 3 { _grow(keys: keys) }
-        _live.insertNew(hash: hash, position: position)
+        if count + 1 > _live.bucketCount / 4 * 3 {
+            _grow(keys: keys)
+            _live.insertNew(hash: hash, position: position)
+        } else {
+            _live.store(hash: hash, position: position, at: empty, displacement: displacement)
+        }
         return true
     }
 
@@ -405,12 +411,12 @@ struct _IdentityIndexTable {
         self.positionBits = positionBits
     }
 
-    @inlinable var positionMask: Int { (1 << positionBits) &- 1 }
-    @inlinable var displacementBits: Int { Swift.min(4, 31 - positionBits) }
-    @inlinable var tagBits: Int { 31 - positionBits - displacementBits }
-    @inlinable var displacementShift: Int { 31 - displacementBits }
+    @inlinable @inline(__always) var positionMask: Int { (1 << positionBits) &- 1 }
+    @inlinable @inline(__always) var displacementBits: Int { Swift.min(4, 31 - positionBits) }
+    @inlinable @inline(__always) var tagBits: Int { 31 - positionBits - displacementBits }
+    @inlinable @inline(__always) var displacementShift: Int { 31 - displacementBits }
     /// The largest displacement stored; a bucket that holds it computes its own from its key.
-    @inlinable var saturatedDisplacement: Int { (1 << displacementBits) &- 1 }
+    @inlinable @inline(__always) var saturatedDisplacement: Int { (1 << displacementBits) &- 1 }
 
     /// The hash as 64 bits (spread on a 32-bit platform, so that the home uses its top bits).
     @inlinable @inline(__always) static func bits(_ hash: Int) -> UInt64 {
@@ -452,6 +458,41 @@ struct _IdentityIndexTable {
         }
     }
 
+    /// Whether `key` is in this table (live: no tombstones) and, if not, the empty bucket where
+    /// its probe run ends and that bucket's distance from the key's home. Without storage: not
+    /// found, bucket 0.
+    @inlinable @inline(__always) func probe<Key: Hashable>(
+        _ key: Key, hash: Int, keys: some _IdentityKeys<Key>
+    ) -> (found: Bool, empty: Int, displacement: Int) {
+        guard bucketCount > 0 else { return (false, 0, 0) }
+        let entries = storage.unsafelyUnwrapped
+        let mask = tagMask
+        let wanted = tagged(hash)
+        let positionMask = positionMask
+        let base = keys.base
+        var bucket = home(hash)
+        var displacement = 0
+        while true {
+            let entry = entries[bucket]
+            if entry == 0 { return (false, bucket, displacement) }
+            if entry & mask == wanted && keys.key(at: (Int(entry) &- base) & positionMask) == key {
+                return (true, bucket, displacement)
+            }
+            bucket &+= 1
+            if bucket == bucketCount { bucket = 0 }
+            displacement &+= 1
+        }
+    }
+
+    /// Stores the key hashed `hash` at `position` in the empty `bucket`, `displacement` from its
+    /// home (found by ``probe(_:hash:keys:)``).
+    @inlinable @inline(__always) mutating func store(hash: Int, position: Int, at bucket: Int, displacement: Int) {
+        storage.unsafelyUnwrapped[bucket] = tagged(hash)
+            | UInt32(truncatingIfNeeded: Swift.min(displacement, saturatedDisplacement)) &<< UInt32(displacementShift)
+            | UInt32(truncatingIfNeeded: position & positionMask)
+        count += 1
+    }
+
     /// The bucket of the key hashed `hash` recorded at `position`, if any (no id read).
     @inlinable func find(hash: Int, position: Int) -> Int? {
         guard count > 0 else { return nil }
@@ -486,7 +527,7 @@ struct _IdentityIndexTable {
     }
 
     /// The displacement of the occupied `entry` in `bucket`.
-    @inlinable func displacement<Key: Hashable>(
+    @inlinable @inline(__always) func displacement<Key: Hashable>(
         of entry: UInt32, at bucket: Int, keys: some _IdentityKeys<Key>
     ) -> Int {
         let stored = Int(entry &>> UInt32(displacementShift)) & saturatedDisplacement
