@@ -347,6 +347,11 @@ struct _IdentityIndexState<Key: Hashable> {
         let entries = _draining.storage.unsafelyUnwrapped
         let positionMask = _draining.positionMask
         let base = keys.base
+        // Into a table of twice the buckets, a key whose entry tells its home there moves
+        // without reading its id and hashing it (most do: see ``_IdentityIndexTable/fraction(_:)``).
+        let doubled = _live.bucketCount == _draining.bucketCount * 2 && _live.tagBits <= _draining.tagBits
+        let tagMask: UInt32 = (1 << UInt32(_live.tagBits)) &- 1
+        let fractionBits = _live.fractionBits
         var cursor = _drainCursor
         let end = Swift.min(_draining.bucketCount, cursor + Swift.min(buckets, _draining.bucketCount))
         while cursor < end {
@@ -355,7 +360,14 @@ struct _IdentityIndexState<Key: Hashable> {
                 let relative = (Int(entry) &- base) & positionMask
                 entries[cursor] = _IdentityIndexTable.tombstone
                 _draining.count -= 1
-                _live.insertNew(hash: Self.hash(keys.key(at: relative)), position: base &+ relative)
+                if doubled, let (home, fraction) = _draining.homeWhenDoubled(of: entry, at: cursor, fractionBits: fractionBits) {
+                    let tag = (entry &>> UInt32(_draining.positionBits)) & tagMask
+                    _live.insertMoved(
+                        home: home, tagged: _IdentityIndexTable.occupied | tag &<< UInt32(_live.positionBits),
+                        fraction: fraction, position: base &+ relative)
+                } else {
+                    _live.insertNew(hash: Self.hash(keys.key(at: relative)), position: base &+ relative)
+                }
             }
             cursor += 1
         }
@@ -413,7 +425,12 @@ struct _IdentityIndexTable {
 
     @inlinable @inline(__always) var positionMask: Int { (1 << positionBits) &- 1 }
     @inlinable @inline(__always) var displacementBits: Int { Swift.min(4, 31 - positionBits) }
-    @inlinable @inline(__always) var tagBits: Int { 31 - positionBits - displacementBits }
+    /// The bits between the position and the displacement: the tag's and the fraction's.
+    @inlinable @inline(__always) var hashBits: Int { 31 - positionBits - displacementBits }
+    /// Up to three bits less than ``hashBits``, but at least three (or all).
+    @inlinable @inline(__always) var tagBits: Int { Swift.min(hashBits, Swift.max(3, hashBits - 3)) }
+    @inlinable @inline(__always) var fractionBits: Int { hashBits - tagBits }
+    @inlinable @inline(__always) var fractionShift: Int { positionBits + tagBits }
     @inlinable @inline(__always) var displacementShift: Int { 31 - displacementBits }
     /// The largest displacement stored; a bucket that holds it computes its own from its key.
     @inlinable @inline(__always) var saturatedDisplacement: Int { (1 << displacementBits) &- 1 }
@@ -426,6 +443,57 @@ struct _IdentityIndexTable {
     /// The bucket a key's probe run starts at: the hash's top 32 bits scaled to the buckets.
     @inlinable @inline(__always) func home(_ hash: Int) -> Int {
         Int(truncatingIfNeeded: ((Self.bits(hash) &>> 32) &* UInt64(truncatingIfNeeded: bucketCount)) &>> 32)
+    }
+
+    /// The fraction field of `hash` in this table: the bits of the home's product just below
+    /// the home (a doubled table's home is twice this one's plus the first of them), as many
+    /// as fit but one, then a 1 that marks their end (``fractionBits`` of them; `0`: none).
+    @inlinable @inline(__always) func fraction(_ hash: Int) -> UInt32 {
+        let bits = fractionBits
+        guard bits > 0 else { return 0 }
+        let below = UInt32(truncatingIfNeeded: (Self.bits(hash) &>> 32) &* UInt64(truncatingIfNeeded: bucketCount))
+        return bits == 1 ? 1 : (below &>> UInt32(33 - bits)) &<< 1 | 1
+    }
+
+    /// An entry: `tagged` (``tagged(_:)``), the fraction field, the displacement and the position.
+    @inlinable @inline(__always) func entry(tagged: UInt32, fraction: UInt32, displacement: Int, position: Int) -> UInt32 {
+        tagged | fraction &<< UInt32(fractionShift)
+            | UInt32(truncatingIfNeeded: Swift.min(displacement, saturatedDisplacement)) &<< UInt32(displacementShift)
+            | UInt32(truncatingIfNeeded: position & positionMask)
+    }
+
+    /// The home in a table of twice the buckets of the occupied `entry` in `bucket`, and its
+    /// fraction field there (in `fractionBits` bits), when the entry knows them (its
+    /// displacement is not saturated, and its fraction field holds a bit); `nil` otherwise.
+    @inlinable @inline(__always) func homeWhenDoubled(
+        of entry: UInt32, at bucket: Int, fractionBits newBits: Int
+    ) -> (home: Int, fraction: UInt32)? {
+        let displacement = Int(entry &>> UInt32(displacementShift)) & saturatedDisplacement
+        let bits = fractionBits
+        guard displacement < saturatedDisplacement, bits > 1 else { return nil }
+        let fieldMask: UInt32 = (1 << UInt32(bits)) &- 1
+        let field = (entry &>> UInt32(fractionShift)) & fieldMask
+        // A bit above the end marker (the lowest 1).
+        guard field & (fieldMask &>> 1) != 0 else { return nil }
+        let home = bucket >= displacement ? bucket - displacement : bucket + bucketCount - displacement
+        let shifted = (field &<< 1) & fieldMask
+        let fraction = newBits >= bits ? shifted &<< UInt32(newBits - bits) : shifted &>> UInt32(bits - newBits)
+        return (2 * home + Int(field &>> UInt32(bits - 1)), fraction)
+    }
+
+    /// Stores a key moved from a table of half the buckets (``homeWhenDoubled(of:at:fractionBits:)``):
+    /// its home, occupied bit and tag, fraction field and position.
+    @inlinable @inline(__always) mutating func insertMoved(home: Int, tagged: UInt32, fraction: UInt32, position: Int) {
+        let entries = storage.unsafelyUnwrapped
+        var bucket = home
+        var displacement = 0
+        while entries[bucket] != 0 {
+            bucket &+= 1
+            if bucket == bucketCount { bucket = 0 }
+            displacement &+= 1
+        }
+        entries[bucket] = entry(tagged: tagged, fraction: fraction, displacement: displacement, position: position)
+        count += 1
     }
 
     /// The occupied bit and the tag of `hash`, in place.
@@ -487,9 +555,8 @@ struct _IdentityIndexTable {
     /// Stores the key hashed `hash` at `position` in the empty `bucket`, `displacement` from its
     /// home (found by ``probe(_:hash:keys:)``).
     @inlinable @inline(__always) mutating func store(hash: Int, position: Int, at bucket: Int, displacement: Int) {
-        storage.unsafelyUnwrapped[bucket] = tagged(hash)
-            | UInt32(truncatingIfNeeded: Swift.min(displacement, saturatedDisplacement)) &<< UInt32(displacementShift)
-            | UInt32(truncatingIfNeeded: position & positionMask)
+        storage.unsafelyUnwrapped[bucket] = entry(
+            tagged: tagged(hash), fraction: fraction(hash), displacement: displacement, position: position)
         count += 1
     }
 
@@ -520,9 +587,7 @@ struct _IdentityIndexTable {
             if bucket == bucketCount { bucket = 0 }
             displacement &+= 1
         }
-        entries[bucket] = tagged(hash)
-            | UInt32(truncatingIfNeeded: Swift.min(displacement, saturatedDisplacement)) &<< UInt32(displacementShift)
-            | UInt32(truncatingIfNeeded: position & positionMask)
+        entries[bucket] = entry(tagged: tagged(hash), fraction: fraction(hash), displacement: displacement, position: position)
         count += 1
     }
 
@@ -604,12 +669,14 @@ struct _IdentityIndexTable {
             guard entry & Self.occupied != 0 else { continue }
             let position = base &+ ((Int(entry) &- base) & old.positionMask)
             let tag = (entry &>> UInt32(old.positionBits)) & oldTagMask & newTagMask
-            let displacement = Swift.min(
-                Int(entry &>> UInt32(old.displacementShift)) & old.saturatedDisplacement, saturatedDisplacement)
-            entries[bucket] = Self.occupied
-                | UInt32(truncatingIfNeeded: displacement) &<< UInt32(displacementShift)
-                | tag &<< UInt32(positionBits)
-                | UInt32(truncatingIfNeeded: position & positionMask)
+            let displacement = Int(entry &>> UInt32(old.displacementShift)) & old.saturatedDisplacement
+            // The fraction field keeps its first bits (its end marker may go: then it has none).
+            let field = (entry &>> UInt32(old.fractionShift)) & ((1 << UInt32(old.fractionBits)) &- 1)
+            let fraction = fractionBits >= old.fractionBits
+                ? field &<< UInt32(fractionBits - old.fractionBits) : field &>> UInt32(old.fractionBits - fractionBits)
+            entries[bucket] = self.entry(
+                tagged: Self.occupied | tag &<< UInt32(positionBits), fraction: fraction,
+                displacement: displacement, position: position)
         }
     }
 
