@@ -350,7 +350,7 @@ struct _IdentityIndexState<Key: Hashable> {
         // Into a table of twice the buckets, a key whose entry tells its home there moves
         // without reading its id and hashing it (most do: see ``_IdentityIndexTable/fraction(_:)``).
         let doubled = _live.bucketCount == _draining.bucketCount * 2 && _live.tagBits <= _draining.tagBits
-        let tagMask: UInt32 = (1 << UInt32(_live.tagBits)) &- 1
+        let tagMask: UInt32 = (1 &<< UInt32(truncatingIfNeeded: _live.tagBits)) &- 1
         let fractionBits = _live.fractionBits
         var cursor = _drainCursor
         let end = Swift.min(_draining.bucketCount, cursor + Swift.min(buckets, _draining.bucketCount))
@@ -361,9 +361,9 @@ struct _IdentityIndexState<Key: Hashable> {
                 entries[cursor] = _IdentityIndexTable.tombstone
                 _draining.count -= 1
                 if doubled, let (home, fraction) = _draining.homeWhenDoubled(of: entry, at: cursor, fractionBits: fractionBits) {
-                    let tag = (entry &>> UInt32(_draining.positionBits)) & tagMask
+                    let tag = (entry &>> UInt32(truncatingIfNeeded: _draining.positionBits)) & tagMask
                     _live.insertMoved(
-                        home: home, tagged: _IdentityIndexTable.occupied | tag &<< UInt32(_live.positionBits),
+                        home: home, tagged: _IdentityIndexTable.occupied | tag &<< UInt32(truncatingIfNeeded: _live.positionBits),
                         fraction: fraction, position: base &+ relative)
                 } else {
                     _live.insertNew(hash: Self.hash(keys.key(at: relative)), position: base &+ relative)
@@ -398,14 +398,22 @@ struct _IdentityIndexTable {
     /// `0` without storage.
     @usableFromInline var bucketCount: Int
     @usableFromInline var count: Int
-    @usableFromInline var positionBits: Int
+    /// The layout of an entry (``setLayout(positionBits:)``), in bits: from the bottom, the
+    /// position, the tag, the fraction field, the displacement, then the occupied bit.
+    @usableFromInline var _positionBits: UInt8
+    @usableFromInline var _tagBits: UInt8
+    @usableFromInline var _fractionBits: UInt8
+    @usableFromInline var _displacementBits: UInt8
 
     /// A table without storage.
     @inlinable init() {
         storage = nil
         bucketCount = 0
         count = 0
-        positionBits = 0
+        _positionBits = 0
+        _tagBits = 0
+        _fractionBits = 0
+        _displacementBits = 0
     }
 
     /// A table of `bucketCount` empty buckets.
@@ -417,23 +425,33 @@ struct _IdentityIndexTable {
     /// A table over `storage`, whose buckets may not be zeroed yet: it must not be used until
     /// ``prepare(_:)`` has covered every bucket.
     @inlinable init(unprepared storage: UnsafeMutablePointer<UInt32>, bucketCount: Int, positionBits: Int) {
+        self.init()
         self.storage = storage
         self.bucketCount = bucketCount
-        count = 0
-        self.positionBits = positionBits
+        setLayout(positionBits: positionBits)
     }
 
-    @inlinable @inline(__always) var positionMask: Int { (1 << positionBits) &- 1 }
-    @inlinable @inline(__always) var displacementBits: Int { Swift.min(4, 31 - positionBits) }
-    /// The bits between the position and the displacement: the tag's and the fraction's.
-    @inlinable @inline(__always) var hashBits: Int { 31 - positionBits - displacementBits }
-    /// Up to three bits less than ``hashBits``, but at least three (or all).
-    @inlinable @inline(__always) var tagBits: Int { Swift.min(hashBits, Swift.max(3, hashBits - 3)) }
-    @inlinable @inline(__always) var fractionBits: Int { hashBits - tagBits }
-    @inlinable @inline(__always) var fractionShift: Int { positionBits + tagBits }
-    @inlinable @inline(__always) var displacementShift: Int { 31 - displacementBits }
+    /// Splits the 31 bits below the occupied bit: `positionBits` for the position, 4 (or what
+    /// is left) for the displacement, and of the rest up to three for the fraction field,
+    /// keeping at least three (or all) for the tag.
+    @inlinable mutating func setLayout(positionBits: Int) {
+        let displacementBits = Swift.min(4, 31 - positionBits)
+        let hashBits = 31 - positionBits - displacementBits
+        let tagBits = Swift.min(hashBits, Swift.max(3, hashBits - 3))
+        _positionBits = UInt8(positionBits)
+        _tagBits = UInt8(tagBits)
+        _fractionBits = UInt8(hashBits - tagBits)
+        _displacementBits = UInt8(displacementBits)
+    }
+
+    @inlinable @inline(__always) var positionBits: Int { Int(_positionBits) }
+    @inlinable @inline(__always) var positionMask: Int { (1 &<< Int(_positionBits)) &- 1 }
+    @inlinable @inline(__always) var tagBits: Int { Int(_tagBits) }
+    @inlinable @inline(__always) var fractionBits: Int { Int(_fractionBits) }
+    @inlinable @inline(__always) var fractionShift: Int { Int(_positionBits) &+ Int(_tagBits) }
+    @inlinable @inline(__always) var displacementShift: Int { 31 &- Int(_displacementBits) }
     /// The largest displacement stored; a bucket that holds it computes its own from its key.
-    @inlinable @inline(__always) var saturatedDisplacement: Int { (1 << displacementBits) &- 1 }
+    @inlinable @inline(__always) var saturatedDisplacement: Int { (1 &<< Int(_displacementBits)) &- 1 }
 
     /// The hash as 64 bits (spread on a 32-bit platform, so that the home uses its top bits).
     @inlinable @inline(__always) static func bits(_ hash: Int) -> UInt64 {
@@ -452,13 +470,13 @@ struct _IdentityIndexTable {
         let bits = fractionBits
         guard bits > 0 else { return 0 }
         let below = UInt32(truncatingIfNeeded: (Self.bits(hash) &>> 32) &* UInt64(truncatingIfNeeded: bucketCount))
-        return bits == 1 ? 1 : (below &>> UInt32(33 - bits)) &<< 1 | 1
+        return bits == 1 ? 1 : (below &>> UInt32(truncatingIfNeeded: 33 &- bits)) &<< 1 | 1
     }
 
     /// An entry: `tagged` (``tagged(_:)``), the fraction field, the displacement and the position.
     @inlinable @inline(__always) func entry(tagged: UInt32, fraction: UInt32, displacement: Int, position: Int) -> UInt32 {
-        tagged | fraction &<< UInt32(fractionShift)
-            | UInt32(truncatingIfNeeded: Swift.min(displacement, saturatedDisplacement)) &<< UInt32(displacementShift)
+        tagged | fraction &<< UInt32(truncatingIfNeeded: fractionShift)
+            | UInt32(truncatingIfNeeded: Swift.min(displacement, saturatedDisplacement)) &<< UInt32(truncatingIfNeeded: displacementShift)
             | UInt32(truncatingIfNeeded: position & positionMask)
     }
 
@@ -468,17 +486,17 @@ struct _IdentityIndexTable {
     @inlinable @inline(__always) func homeWhenDoubled(
         of entry: UInt32, at bucket: Int, fractionBits newBits: Int
     ) -> (home: Int, fraction: UInt32)? {
-        let displacement = Int(entry &>> UInt32(displacementShift)) & saturatedDisplacement
+        let displacement = Int(entry &>> UInt32(truncatingIfNeeded: displacementShift)) & saturatedDisplacement
         let bits = fractionBits
         guard displacement < saturatedDisplacement, bits > 1 else { return nil }
-        let fieldMask: UInt32 = (1 << UInt32(bits)) &- 1
-        let field = (entry &>> UInt32(fractionShift)) & fieldMask
+        let fieldMask: UInt32 = (1 &<< UInt32(truncatingIfNeeded: bits)) &- 1
+        let field = (entry &>> UInt32(truncatingIfNeeded: fractionShift)) & fieldMask
         // A bit above the end marker (the lowest 1).
         guard field & (fieldMask &>> 1) != 0 else { return nil }
-        let home = bucket >= displacement ? bucket - displacement : bucket + bucketCount - displacement
+        let home = bucket >= displacement ? bucket &- displacement : bucket &+ bucketCount &- displacement
         let shifted = (field &<< 1) & fieldMask
-        let fraction = newBits >= bits ? shifted &<< UInt32(newBits - bits) : shifted &>> UInt32(bits - newBits)
-        return (2 * home + Int(field &>> UInt32(bits - 1)), fraction)
+        let fraction = newBits >= bits ? shifted &<< UInt32(truncatingIfNeeded: newBits &- bits) : shifted &>> UInt32(truncatingIfNeeded: bits &- newBits)
+        return (2 &* home &+ Int(field &>> UInt32(truncatingIfNeeded: bits &- 1)), fraction)
     }
 
     /// Stores a key moved from a table of half the buckets (``homeWhenDoubled(of:at:fractionBits:)``):
@@ -498,13 +516,13 @@ struct _IdentityIndexTable {
 
     /// The occupied bit and the tag of `hash`, in place.
     @inlinable @inline(__always) func tagged(_ hash: Int) -> UInt32 {
-        let tag = UInt32(truncatingIfNeeded: Self.bits(hash)) & ((1 << UInt32(tagBits)) &- 1)
-        return Self.occupied | tag &<< UInt32(positionBits)
+        let tag = UInt32(truncatingIfNeeded: Self.bits(hash)) & ((1 &<< UInt32(truncatingIfNeeded: tagBits)) &- 1)
+        return Self.occupied | tag &<< UInt32(truncatingIfNeeded: positionBits)
     }
 
     /// The bits that `tagged(_:)` sets or clears.
     @inlinable @inline(__always) var tagMask: UInt32 {
-        Self.occupied | ((1 << UInt32(tagBits)) &- 1) &<< UInt32(positionBits)
+        Self.occupied | ((1 &<< UInt32(truncatingIfNeeded: tagBits)) &- 1) &<< UInt32(truncatingIfNeeded: positionBits)
     }
 
     /// The bucket of `key`, if any. Probing ends at an empty bucket: there is always one, as a
@@ -595,7 +613,7 @@ struct _IdentityIndexTable {
     @inlinable @inline(__always) func displacement<Key: Hashable>(
         of entry: UInt32, at bucket: Int, keys: some _IdentityKeys<Key>
     ) -> Int {
-        let stored = Int(entry &>> UInt32(displacementShift)) & saturatedDisplacement
+        let stored = Int(entry &>> UInt32(truncatingIfNeeded: displacementShift)) & saturatedDisplacement
         guard stored == saturatedDisplacement else { return stored }
         let home = home(_IdentityIndexState<Key>.hash(keys.key(at: (Int(entry) &- keys.base) & positionMask)))
         return bucket >= home ? bucket - home : bucket + bucketCount - home
@@ -605,7 +623,7 @@ struct _IdentityIndexTable {
     /// so that no tombstone is left.
     @inlinable mutating func removeShiftingBack<Key: Hashable>(at bucket: Int, keys: some _IdentityKeys<Key>) {
         let entries = storage.unsafelyUnwrapped
-        let shift = UInt32(displacementShift)
+        let shift = UInt32(truncatingIfNeeded: displacementShift)
         let displacementMask = UInt32(truncatingIfNeeded: saturatedDisplacement) &<< shift
         var hole = bucket
         var next = bucket &+ 1 == bucketCount ? 0 : bucket &+ 1
@@ -659,23 +677,23 @@ struct _IdentityIndexTable {
     /// displacements keep their values (saturated if they have fewer bits).
     @inlinable mutating func reencode(positionBits bits: Int, base: Int) {
         let old = self
-        positionBits = bits
+        setLayout(positionBits: bits)
         guard count > 0 else { return }
         let entries = storage.unsafelyUnwrapped
-        let oldTagMask: UInt32 = (1 << UInt32(old.tagBits)) &- 1
-        let newTagMask: UInt32 = (1 << UInt32(tagBits)) &- 1
+        let oldTagMask: UInt32 = (1 &<< UInt32(truncatingIfNeeded: old.tagBits)) &- 1
+        let newTagMask: UInt32 = (1 &<< UInt32(truncatingIfNeeded: tagBits)) &- 1
         for bucket in 0..<bucketCount {
             let entry = entries[bucket]
             guard entry & Self.occupied != 0 else { continue }
             let position = base &+ ((Int(entry) &- base) & old.positionMask)
-            let tag = (entry &>> UInt32(old.positionBits)) & oldTagMask & newTagMask
-            let displacement = Int(entry &>> UInt32(old.displacementShift)) & old.saturatedDisplacement
+            let tag = (entry &>> UInt32(truncatingIfNeeded: old.positionBits)) & oldTagMask & newTagMask
+            let displacement = Int(entry &>> UInt32(truncatingIfNeeded: old.displacementShift)) & old.saturatedDisplacement
             // The fraction field keeps its first bits (its end marker may go: then it has none).
-            let field = (entry &>> UInt32(old.fractionShift)) & ((1 << UInt32(old.fractionBits)) &- 1)
+            let field = (entry &>> UInt32(truncatingIfNeeded: old.fractionShift)) & ((1 &<< UInt32(truncatingIfNeeded: old.fractionBits)) &- 1)
             let fraction = fractionBits >= old.fractionBits
-                ? field &<< UInt32(fractionBits - old.fractionBits) : field &>> UInt32(old.fractionBits - fractionBits)
+                ? field &<< UInt32(truncatingIfNeeded: fractionBits &- old.fractionBits) : field &>> UInt32(truncatingIfNeeded: old.fractionBits &- fractionBits)
             entries[bucket] = self.entry(
-                tagged: Self.occupied | tag &<< UInt32(positionBits), fraction: fraction,
+                tagged: Self.occupied | tag &<< UInt32(truncatingIfNeeded: positionBits), fraction: fraction,
                 displacement: displacement, position: position)
         }
     }
