@@ -344,33 +344,41 @@ struct _IdentityIndexState<Key: Hashable> {
 
     /// Moves the keys of the next `buckets` buckets of the draining table into the live one.
     @inlinable mutating func _drain(buckets: Int, keys: some _IdentityKeys<Key>) {
-        let entries = _draining.storage.unsafelyUnwrapped
-        let positionMask = _draining.positionMask
+        // The tables in locals: the loop keeps their fields in registers.
+        let draining = _draining
+        var live = _live
+        let entries = draining.storage.unsafelyUnwrapped
+        let positionMask = draining.positionMask
         let base = keys.base
         // Into a table of twice the buckets, a key whose entry tells its home there moves
         // without reading its id and hashing it (most do: see ``_IdentityIndexTable/fraction(_:)``).
-        let doubled = _live.bucketCount == _draining.bucketCount * 2 && _live.tagBits <= _draining.tagBits
-        let tagMask: UInt32 = (1 &<< UInt32(truncatingIfNeeded: _live.tagBits)) &- 1
-        let fractionBits = _live.fractionBits
+        let doubled = live.bucketCount == draining.bucketCount &* 2 && live.tagBits <= draining.tagBits
+        let tagMask: UInt32 = (1 &<< UInt32(truncatingIfNeeded: live.tagBits)) &- 1
+        let drainingTagShift = UInt32(truncatingIfNeeded: draining.positionBits)
+        let liveTagShift = UInt32(truncatingIfNeeded: live.positionBits)
+        let fractionBits = live.fractionBits
         var cursor = _drainCursor
-        let end = Swift.min(_draining.bucketCount, cursor + Swift.min(buckets, _draining.bucketCount))
+        var moved = 0
+        let end = Swift.min(draining.bucketCount, cursor + Swift.min(buckets, draining.bucketCount))
         while cursor < end {
             let entry = entries[cursor]
             if entry & _IdentityIndexTable.occupied != 0 {
-                let relative = (Int(entry) &- base) & positionMask
+                let position = base &+ ((Int(entry) &- base) & positionMask)
                 entries[cursor] = _IdentityIndexTable.tombstone
-                _draining.count -= 1
-                if doubled, let (home, fraction) = _draining.homeWhenDoubled(of: entry, at: cursor, fractionBits: fractionBits) {
-                    let tag = (entry &>> UInt32(truncatingIfNeeded: _draining.positionBits)) & tagMask
-                    _live.insertMoved(
-                        home: home, tagged: _IdentityIndexTable.occupied | tag &<< UInt32(truncatingIfNeeded: _live.positionBits),
-                        fraction: fraction, position: base &+ relative)
+                moved &+= 1
+                if doubled, let (home, fraction) = draining.homeWhenDoubled(of: entry, at: cursor, fractionBits: fractionBits) {
+                    let tag = (entry &>> drainingTagShift) & tagMask
+                    live.insertMoved(
+                        home: home, tagged: _IdentityIndexTable.occupied | tag &<< liveTagShift, fraction: fraction,
+                        position: position)
                 } else {
-                    _live.insertNew(hash: Self.hash(keys.key(at: relative)), position: base &+ relative)
+                    live.insertNew(hash: Self.hash(keys.key(at: position &- base)), position: position)
                 }
             }
-            cursor += 1
+            cursor &+= 1
         }
+        _live = live
+        _draining.count -= moved
         _drainCursor = cursor
         if _draining.count == 0 { _finishDraining() }
     }
