@@ -158,6 +158,9 @@ struct _IdentityIndexState<Key: Hashable> {
 
     /// Where keys are inserted.
     @usableFromInline var _live: _IdentityIndexTable
+    /// The position bits the next table gets at least (raised by ``_reserve(span:keys:)``);
+    /// here, in the live table's padding.
+    @usableFromInline var _floor: UInt8
     /// The previous table, whose keys are being moved into `_live`; empty when not growing.
     @usableFromInline var _draining: _IdentityIndexTable
     /// The next bucket of `_draining` to move.
@@ -168,8 +171,6 @@ struct _IdentityIndexState<Key: Hashable> {
     /// sixteenths full; every change of the live table frees it or takes it.
     @usableFromInline var _nextStorage: UnsafeMutablePointer<UInt32>?
     @usableFromInline var _nextPrepared: Int
-    /// The position bits the next table gets at least (raised by ``_reserve(span:keys:)``).
-    @usableFromInline var _positionBitsFloor: Int
 
     @inlinable init() {
         _live = _IdentityIndexTable()
@@ -177,7 +178,13 @@ struct _IdentityIndexState<Key: Hashable> {
         _drainCursor = 0
         _nextStorage = nil
         _nextPrepared = 0
-        _positionBitsFloor = Self._minimumPositionBits
+        _floor = UInt8(Self._minimumPositionBits)
+    }
+
+    /// The position bits the next table gets at least.
+    @inlinable var _positionBitsFloor: Int {
+        get { Int(_floor) }
+        set { _floor = UInt8(newValue) }
     }
 
     /// The number of keys.
@@ -403,9 +410,9 @@ struct _IdentityIndexTable {
     @usableFromInline static var tombstone: UInt32 { 1 }
 
     @usableFromInline var storage: UnsafeMutablePointer<UInt32>?
-    /// `0` without storage.
-    @usableFromInline var bucketCount: Int
-    @usableFromInline var count: Int
+    /// `0` without storage. (32 bits, with `_count`: the index's state fits 72 bytes.)
+    @usableFromInline var _bucketCount: Int32
+    @usableFromInline var _count: Int32
     /// The layout of an entry (``setLayout(positionBits:)``), in bits: from the bottom, the
     /// position, the tag, the fraction field, the displacement, then the occupied bit.
     @usableFromInline var _positionBits: UInt8
@@ -416,8 +423,8 @@ struct _IdentityIndexTable {
     /// A table without storage.
     @inlinable init() {
         storage = nil
-        bucketCount = 0
-        count = 0
+        _bucketCount = 0
+        _count = 0
         _positionBits = 0
         _tagBits = 0
         _fractionBits = 0
@@ -450,6 +457,16 @@ struct _IdentityIndexTable {
         _tagBits = UInt8(tagBits)
         _fractionBits = UInt8(hashBits - tagBits)
         _displacementBits = UInt8(displacementBits)
+    }
+
+    @inlinable @inline(__always) var bucketCount: Int {
+        get { Int(_bucketCount) }
+        set { _bucketCount = Int32(truncatingIfNeeded: newValue) }
+    }
+
+    @inlinable @inline(__always) var count: Int {
+        get { Int(_count) }
+        set { _count = Int32(truncatingIfNeeded: newValue) }
     }
 
     @inlinable @inline(__always) var positionBits: Int { Int(_positionBits) }

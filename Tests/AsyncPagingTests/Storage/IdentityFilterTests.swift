@@ -7,6 +7,12 @@ struct IdentityFilterTests {
     /// negative, and just under `Int.max` (logical positions wrap).
     static let modelRuns: [(UInt64, Int)] = [(1, 0), (2, 65_536 - 37), (3, 4_294_967_296 - 5), (4, -1_000), (5, Int.max - 20_000)]
 
+    @Test("the index's state stays within 72 bytes (an idle controller with ids pays no more for it)")
+    func stateSize() {
+        #expect(MemoryLayout<_IdentityIndexState<Int>>.size <= 72)
+        #expect(MemoryLayout<_IdentityIndexTable>.size == 20)
+    }
+
     @Test("grows across many doublings without losing or inventing a key")
     func growsAcrossDoublings() {
         let store = ModelStore<Int>()
