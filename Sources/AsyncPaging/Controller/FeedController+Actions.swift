@@ -193,7 +193,7 @@ extension FeedController {
             overlay = nil // a refresh replaces the list, edits and all
             editIndex = nil
         }
-        let (kept, dropped) = withoutDuplicates(page.items)
+        let (kept, dropped) = withoutDuplicates(page.items, at: side == .loadPrevious ? .start : .end)
         if dropped > 0 {
             broadcaster.publish(.duplicatesDropped(side: side, count: dropped))
         }
@@ -213,10 +213,11 @@ extension FeedController {
     /// - Returns: The items prepended and the rest of the page, left out; `nil` when the page
     ///   shares no id with the list (then nothing changed).
     @inlinable func mergeAtHead(_ page: Page<Item, Cursor>) -> (applied: Int, dropped: Int)? {
-        guard let identities, let firstKnown = page.items.firstIndex(where: { identities.contains($0) }) else {
+        let contents = store.contents
+        guard let identities, let firstKnown = page.items.firstIndex(where: { identities.contains($0, in: contents) }) else {
             return nil
         }
-        let (kept, _) = withoutDuplicates(Array(page.items[..<firstKnown]))
+        let (kept, _) = withoutDuplicates(Array(page.items[..<firstKnown]), at: .start)
         let dropped = page.items.count - kept.count
         if dropped > 0 {
             broadcaster.publish(.duplicatesDropped(side: .refresh, count: dropped))
@@ -235,12 +236,13 @@ extension FeedController {
                 let contents = store.contents
                 let offset = contents.counts.logicalOffset
                 let dropped = trim.atStart ? 0..<trim.items : (contents.count - trim.items)..<contents.count
-                for index in dropped {
-                    // An item removed by an edit left both already (its id may be back since).
-                    if let overlay, overlay.isRemoved(index + offset) { continue }
-                    let item = contents[index]
-                    identities?.remove(item)
-                    editIndex?.forget(item, at: index + offset)
+                // An item removed by an edit left both already (its id may be back since).
+                identities?.remove(storeIndices: dropped, skipping: overlay?.removed ?? [], in: contents)
+                if let editIndex {
+                    for index in dropped {
+                        if let overlay, overlay.isRemoved(index + offset) { continue }
+                        editIndex.forget(contents[index], at: index + offset)
+                    }
                 }
             }
             if trim.atStart { store.dropFirst(trim.items) } else { store.dropLast(trim.items) }
@@ -277,10 +279,11 @@ extension FeedController {
         broadcaster.publish(snapshot)
     }
 
-    /// The items whose id is not yet in the list, and how many were dropped.
-    @inlinable func withoutDuplicates(_ items: [Item]) -> (kept: [Item], dropped: Int) {
+    /// The items whose id is not yet in the list, and how many were dropped; the kept items
+    /// must then go into the store at `side`.
+    @inlinable func withoutDuplicates(_ items: [Item], at side: _IdentityFilter<Item>._Side) -> (kept: [Item], dropped: Int) {
         guard let identities else { return (items, 0) }
-        return identities.recordNew(items)
+        return identities.recordNew(items, at: side, in: store.contents)
     }
 
     /// A fetch task's answer, delivered through a hop onto the actor.

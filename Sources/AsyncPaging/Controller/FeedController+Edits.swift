@@ -42,13 +42,14 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
     @discardableResult
     @inlinable public func remove(ids: some Sequence<Item.ID>) throws(FeedEditError) -> [Int] {
         let index = try editablePositions()
-        let offset = store.contents.counts.logicalOffset
+        let contents = store.contents
+        let offset = contents.counts.logicalOffset
         var removedPositions: [Int] = []
         for id in ids {
             guard let position = index.positions[id] else { continue }
             let storeIndex = position - offset
-            let item = overlay?.replacement(at: position) ?? store.contents[storeIndex]
-            identities?.remove(item)
+            let item = overlay?.replacement(at: position) ?? contents[storeIndex]
+            identities?.remove(item, at: position, in: contents)
             index.forget(item, at: position)
             removedPositions.append(position)
         }
@@ -98,7 +99,8 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
             throw .duplicateID("\(item.id)")
         }
         guard !items.isEmpty else { return }
-        for item in items { _ = identities?.insert(item) }
+        // None is a duplicate (checked above): every item is kept, at the positions it gets.
+        _ = identities?.recordNew(items, at: .start, in: store.contents)
         store.prepend(contentsOf: items)
         index.record(items, from: store.droppedAtStart - store.addedAtStart)
         machine.itemsInsertedAtTop(items.count)
@@ -197,6 +199,8 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
         }
         var folded = ItemStore<Item>()
         folded.append(contentsOf: Array(shown))
+        // The folded store numbers the items shown from 0.
+        identities?.renumber(removing: edited.removed, in: store.contents)
         store = folded
         editIndex = nil
         overlay = _EditOverlay(

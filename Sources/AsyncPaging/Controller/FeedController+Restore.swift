@@ -82,13 +82,15 @@ extension FeedController {
             if let identities {
                 if let anchor = state.anchorIndex, restoredAnchor == nil, anchor < exportedOffset + page.items.count {
                     // Split at the anchor to learn how many kept items come before it.
-                    let before = identities.recordNew(Array(page.items[..<(anchor - exportedOffset)])).kept
-                    let after = identities.recordNew(Array(page.items[(anchor - exportedOffset)...])).kept
+                    let before = identities.recordNew(
+                        Array(page.items[..<(anchor - exportedOffset)]), at: .end, in: store.contents).kept
                     restoredAnchor = countBefore + before.count
                     store.append(contentsOf: before)
+                    let after = identities.recordNew(
+                        Array(page.items[(anchor - exportedOffset)...]), at: .end, in: store.contents).kept
                     store.append(contentsOf: after)
                 } else {
-                    store.append(contentsOf: identities.recordNew(page.items).kept)
+                    store.append(contentsOf: identities.recordNew(page.items, at: .end, in: store.contents).kept)
                 }
             } else {
                 if let anchor = state.anchorIndex, restoredAnchor == nil, anchor < exportedOffset + page.items.count {

@@ -3,75 +3,86 @@ import Testing
 
 @Suite("Identity filter")
 struct IdentityFilterTests {
+    /// Seeds and first positions: 0, just under 2^16 and 2^32 (the stored positions wrap),
+    /// negative, and just under `Int.max` (logical positions wrap).
+    static let modelRuns: [(UInt64, Int)] = [(1, 0), (2, 65_536 - 37), (3, 4_294_967_296 - 5), (4, -1_000), (5, Int.max - 20_000)]
+
+    @Test("the index's state stays within 72 bytes (an idle controller with ids pays no more for it)")
+    func stateSize() {
+        #expect(MemoryLayout<_IdentityIndexState<Int>>.size <= 72)
+        #expect(MemoryLayout<_IdentityIndexTable>.size == 20)
+    }
+
     @Test("grows across many doublings without losing or inventing a key")
     func growsAcrossDoublings() {
-        let index = _IdentityIndex<Int>()
+        let store = ModelStore<Int>()
         var growths = 0
         var wasGrowing = false
         for key in 0..<300_000 {
-            let bucketsBefore = index._bucketCount
-            #expect(index.insert(key), "key \(key)")
-            if index._bucketCount > bucketsBefore && bucketsBefore > 0 {
+            let bucketsBefore = store.index._bucketCount
+            #expect(store.append(key), "key \(key)")
+            if store.index._bucketCount > bucketsBefore && bucketsBefore > 0 {
                 // A growth starts only once the previous one has drained.
                 #expect(!wasGrowing, "growth at key \(key) while still draining")
                 growths += 1
             }
-            wasGrowing = index._isGrowing
+            wasGrowing = store.index._isGrowing
         }
-        #expect(growths >= 13)
-        #expect(index.count == 300_000)
-        #expect((0..<300_000).allSatisfy { index.contains($0) })
-        #expect(!(300_000..<310_000).contains { index.contains($0) })
-        #expect(!(0..<300_000).contains { index.insert($0) })
-        #expect(index.count == 300_000)
+        #expect(growths >= 12)
+        #expect(store.index.count == 300_000)
+        #expect((0..<300_000).allSatisfy { store.contains($0) })
+        #expect(!(300_000..<310_000).contains { store.contains($0) })
+        #expect(!(0..<300_000).contains { store.append($0) })
+        #expect(store.index.count == 300_000)
     }
 
     @Test("a growth moves a few buckets per insert rather than every key at once")
     func growthIsIncremental() {
-        let index = _IdentityIndex<Int>()
+        let store = ModelStore<Int>()
         var key = 0
-        while !index._isGrowing || index._bucketCount < 4_096 {
-            index.insert(key)
+        while !store.index._isGrowing || store.index._bucketCount < 4_096 {
+            store.append(key)
             key += 1
         }
         // Just grown: most keys are still in the old table.
-        #expect(index._isGrowing)
-        #expect(index.count == key)
-        let drainingBuckets = index._draining.bucketCount
-        #expect(index._draining.count > drainingBuckets / 2)
+        #expect(store.index._isGrowing)
+        #expect(store.index.count == key)
+        let drainingBuckets = store.index._draining.bucketCount
+        #expect(store.index._draining.count > drainingBuckets / 2)
         var insertsToDrain = 0
-        while index._isGrowing {
-            index.insert(key)
+        while store.index._isGrowing {
+            store.append(key)
             key += 1
             insertsToDrain += 1
         }
         // The old table drains 8 buckets per insert.
         #expect(insertsToDrain <= drainingBuckets / _IdentityIndex<Int>._bucketsDrainedPerInsert)
-        #expect((0..<key).allSatisfy { index.contains($0) })
+        #expect((0..<key).allSatisfy { store.contains($0) })
     }
 
     @Test("the table a growth switches to is made ready a slice per insert before it")
     func nextTableIsPreparedAhead() {
-        let index = _IdentityIndex<Int>()
+        let store = ModelStore<Int>()
         var key = 0
-        // Past the first growths, to a live table of 4,096 buckets that has drained.
-        while index._bucketCount < 4_096 || index._isGrowing {
-            index.insert(key)
+        // Past the first growths, to a live table of 6,144 buckets that has drained.
+        while store.index._bucketCount < 4_096 || store.index._isGrowing {
+            store.append(key)
             key += 1
         }
-        let live = index._bucketCount
-        // Nothing is allocated ahead until the table is five eighths full.
-        while index.count < live / 8 * 5 {
-            #expect(index._nextTable.bucketCount == 0, "count \(index.count)")
-            index.insert(key)
+        let live = store.index._bucketCount
+        #expect(live == 6_144, "48 buckets, doubled")
+        // Nothing is allocated ahead until the table is eleven sixteenths full.
+        while store.index.count < live / 16 * 11 {
+            #expect(store.index._nextTable.bucketCount == 0, "count \(store.index.count)")
+            store.append(key)
             key += 1
         }
         // Then each insert prepares a slice, and all of it is ready before the growth.
         var lastPrepared = 0
-        while index.count + 1 <= live / 4 * 3 {
-            index.insert(key)
+        while store.index.count + 1 <= live / 4 * 3 {
+            store.append(key)
             key += 1
-            let next = index._nextTable
+            let next = store.index._nextTable
             #expect(next.bucketCount == 2 * live)
             #expect(next.prepared > lastPrepared || next.prepared == next.bucketCount)
             #expect(next.prepared - lastPrepared <= _IdentityIndexState<Int>._bucketsPreparedPerInsert)
@@ -79,100 +90,268 @@ struct IdentityFilterTests {
         }
         #expect(lastPrepared == 2 * live)
         // The insert that grows switches to it; the next table is made again later.
-        index.insert(key)
+        store.append(key)
         key += 1
-        #expect(index._isGrowing)
-        #expect(index._bucketCount == live + 2 * live)
-        #expect(index._nextTable.bucketCount == 0)
-        #expect((0..<key).allSatisfy { index.contains($0) })
-        #expect(!index.contains(key))
+        #expect(store.index._isGrowing)
+        #expect(store.index._bucketCount == live + 2 * live)
+        #expect(store.index._nextTable.bucketCount == 0)
+        #expect((0..<key).allSatisfy { store.contains($0) })
+        #expect(!store.contains(key))
     }
 
     @Test("keys removed from the live and the draining table are gone; the others stay")
     func removal() {
-        let index = _IdentityIndex<Int>()
-        for key in 0..<50_000 { index.insert(key) }
+        let store = ModelStore<Int>()
+        for key in 0..<50_000 { store.append(key) }
         // Remove while a table drains, too: insert until a growth starts, then remove.
         var next = 50_000
-        while !index._isGrowing {
-            index.insert(next)
+        while !store.index._isGrowing {
+            store.append(next)
             next += 1
         }
-        for key in stride(from: 0, to: next, by: 3) { #expect(index.remove(key)) }
-        #expect(!index.remove(0))
-        #expect(!index.remove(next + 1))
-        for key in 0..<next { #expect(index.contains(key) == !key.isMultiple(of: 3), "key \(key)") }
-        #expect(index.count == next - (next + 2) / 3)
+        for key in stride(from: 0, to: next, by: 3) { #expect(store.remove(key)) }
+        #expect(!store.remove(0))
+        #expect(!store.remove(next + 1))
+        for key in 0..<next { #expect(store.contains(key) == !key.isMultiple(of: 3), "key \(key)") }
+        #expect(store.index.count == next - (next + 2) / 3)
         // Removed keys can come back.
-        #expect(index.insert(3))
-        #expect(index.contains(3))
-        index.removeAll()
-        #expect(index.count == 0)
-        #expect(index._bucketCount == 0)
-        #expect(!index.contains(1))
-        #expect(index.insert(1))
+        #expect(store.append(3))
+        #expect(store.contains(3))
+        store.removeAll()
+        #expect(store.index.count == 0)
+        #expect(store.index._bucketCount == 0)
+        #expect(!store.contains(1))
+        #expect(store.append(1))
     }
 
-    @Test("random inserts, removals and lookups agree with Set", arguments: [1, 2, 3])
-    func modelCheckAgainstSet(seed: UInt64) {
+    @Test(
+        "random appends, prepends, drops, removals and lookups agree with a Set, wherever positions start",
+        arguments: Self.modelRuns)
+    func modelCheckAgainstSet(seed: UInt64, start: Int) {
         var random = SplitMix(seed: seed)
-        let index = _IdentityIndex<CollidingKey>()
+        let store = ModelStore<CollidingKey>(start: start)
         var model = Set<CollidingKey>()
         for step in 0..<60_000 {
             // Keys from a small range, so that inserts and removals hit existing keys; the
-            // range widens so the index grows and shrinks through several sizes.
+            // range widens so the index grows through several sizes.
             let range = 1 + step / 10
             let key = CollidingKey(value: Int(random.next() % UInt64(range)))
-            switch random.next() % 10 {
-            case 0..<5:
-                #expect(index.insert(key) == model.insert(key).inserted, "step \(step)")
-            case 5..<8:
-                #expect(index.remove(key) == (model.remove(key) != nil), "step \(step)")
-            case 8:
-                #expect(index.contains(key) == model.contains(key), "step \(step)")
+            switch random.next() % 20 {
+            case 0..<7:
+                #expect(store.append(key) == model.insert(key).inserted, "step \(step)")
+            case 7..<10:
+                #expect(store.prepend(key) == model.insert(key).inserted, "step \(step)")
+            case 10..<14:
+                #expect(store.remove(key) == (model.remove(key) != nil), "step \(step)")
+            case 14:
+                for dropped in store.dropFirst(Int(random.next() % 30)) { model.remove(dropped) }
+            case 15:
+                for dropped in store.dropLast(Int(random.next() % 30)) { model.remove(dropped) }
+            case 16..<19:
+                #expect(store.contains(key) == model.contains(key), "step \(step)")
             default:
                 if random.next() % 500 == 0 {
-                    index.removeAll()
+                    store.removeAll()
                     model.removeAll()
+                } else if random.next() % 100 == 0 {
+                    store.renumberWithoutGaps()
                 }
             }
-            #expect(index.count == model.count, "step \(step)")
+            #expect(store.index.count == model.count, "step \(step)")
         }
-        #expect(model.allSatisfy { index.contains($0) })
+        #expect(model.allSatisfy { store.contains($0) })
+        #expect(store.positionsAreRight())
     }
 
-    @Test("keys with heap storage are released when removed, when drained and with the index")
-    func releasesKeys() {
-        var token = Token()
-        do {
-            let index = _IdentityIndex<TokenKey>()
-            for value in 0..<5_000 { index.insert(TokenKey(value: value, token: token)) }
-            for value in 0..<2_500 { index.remove(TokenKey(value: value, token: token)) }
-            #expect(index.count == 2_500)
-            index.removeAll()
-            for value in 0..<3_000 { index.insert(TokenKey(value: value, token: token)) }
-            #expect(!isKnownUniquelyReferenced(&token))
-            _ = index
+    @Test("positions spanning more than the table's position bits widen them (many removals, a large page)")
+    func widensPositions() {
+        let store = ModelStore<Int>(start: -3)
+        // Keep one key in 1,000: the index stays small while the positions span 2^17.
+        for key in 0..<140_000 {
+            #expect(store.append(key))
+            if !key.isMultiple(of: 1_000) { #expect(store.remove(key)) }
         }
-        #expect(isKnownUniquelyReferenced(&token))
+        #expect(store.index.count == 140)
+        #expect(store.index._live.positionBits >= 18)
+        #expect((0..<140_000).allSatisfy { store.contains($0) == $0.isMultiple(of: 1_000) })
+        #expect(store.positionsAreRight())
+        for key in stride(from: 0, to: 140_000, by: 1_000) { #expect(store.remove(key)) }
+        #expect(store.index.count == 0)
     }
 
-    @Test("the filter records items by id, drops repeats and forgets on removal")
+    @Test("renumbering after a fold keeps every key findable and removable at its new position")
+    func renumbersAfterFold() {
+        let store = ModelStore<Int>(start: 1_000)
+        for key in 0..<20_000 { store.append(key) }
+        for key in 0..<5_000 { store.prepend(-1 - key) }
+        // Remove a scattered third, while a growth may be draining, then fold.
+        for key in stride(from: -5_000, to: 20_000, by: 3) { store.remove(key) }
+        store.renumberWithoutGaps()
+        #expect(store.positionsAreRight())
+        for key in -5_000..<20_000 {
+            #expect(store.contains(key) == !(key + 5_000).isMultiple(of: 3), "key \(key)")
+        }
+        for key in -5_000..<20_000 where !(key + 5_000).isMultiple(of: 3) { #expect(store.remove(key), "key \(key)") }
+        #expect(store.index.count == 0)
+    }
+
+    @Test("the filter records pages at both ends, drops repeats (the first stays) and forgets by position")
     func filterByID() {
-        struct Post { let id: String; let title: String }
+        struct Post: Sendable, Equatable { let id: String; let title: String }
         let filter = _IdentityFilter<Post>(id: \.id)
-        #expect(filter.insert(Post(id: "a", title: "first")))
-        #expect(!filter.insert(Post(id: "a", title: "same id, other title")))
-        #expect(filter.insert(Post(id: "b", title: "second")))
-        #expect(filter.contains(Post(id: "b", title: "")))
-        #expect(filter.count == 2)
-        #expect(filter.remove(Post(id: "a", title: "")))
-        #expect(!filter.contains(Post(id: "a", title: "")))
-        #expect(filter.insert(Post(id: "a", title: "back")))
+        var store = ItemStore<Post>()
+        let first = filter.recordNew(
+            [Post(id: "a", title: "first"), Post(id: "b", title: ""), Post(id: "a", title: "same id")], at: .end,
+            in: store.contents)
+        #expect(first.kept == [Post(id: "a", title: "first"), Post(id: "b", title: "")] && first.dropped == 1)
+        store.append(contentsOf: first.kept)
+        // Prepended with a repeat inside the page and one of the list: the kept items are
+        // recorded where they land.
+        let before = filter.recordNew(
+            [Post(id: "x", title: ""), Post(id: "b", title: "again"), Post(id: "y", title: ""), Post(id: "x", title: "2")],
+            at: .start, in: store.contents)
+        #expect(before.kept.map(\.id) == ["x", "y"] && before.dropped == 2)
+        store.prepend(contentsOf: before.kept)
+        #expect(filter.count == 4)
+        let contents = store.contents
+        #expect(filter.contains(Post(id: "y", title: ""), in: contents))
+        #expect(!filter.contains(Post(id: "z", title: ""), in: contents))
+        let offset = contents.counts.logicalOffset
+        for index in 0..<contents.count {
+            #expect(filter.remove(contents[index], at: index + offset, in: contents), "index \(index)")
+        }
+        #expect(filter.count == 0)
+        #expect(filter.recordNew([Post(id: "a", title: "back")], at: .end, in: store.contents).kept.count == 1)
         filter.removeAll()
         #expect(filter.count == 0)
-        #expect(filter.insert(Post(id: "b", title: "")))
     }
+}
+
+/// An ``_IdentityIndex`` over a model store: keys by logical position, live from `low` up to
+/// `high`, with gaps where keys were removed (as an edit removes an item: the store keeps it).
+private final class ModelStore<Key: Hashable> {
+    let index = _IdentityIndex<Key>()
+    var stored: [Int: Key] = [:]
+    var positions: [Key: Int] = [:]
+    var low: Int
+    var high: Int
+
+    init(start: Int = 0) {
+        low = start
+        high = start
+    }
+
+    var keys: ModelKeys<Key> { ModelKeys(store: self) }
+
+    func keyAt(_ relative: Int) -> Key {
+        guard let key = stored[low &+ relative] else { fatalError("no key at \(low &+ relative)") }
+        return key
+    }
+
+    @discardableResult func append(_ key: Key) -> Bool {
+        stored[high] = key
+        index._reserve(span: high &- low &+ 1, keys: keys)
+        guard index.insert(key, at: high, keys: keys) else {
+            stored[high] = nil
+            return false
+        }
+        positions[key] = high
+        high &+= 1
+        return true
+    }
+
+    @discardableResult func prepend(_ key: Key) -> Bool {
+        low &-= 1
+        stored[low] = key
+        index._reserve(span: high &- low, keys: keys)
+        guard index.insert(key, at: low, keys: keys) else {
+            stored[low] = nil
+            low &+= 1
+            return false
+        }
+        positions[key] = low
+        return true
+    }
+
+    func contains(_ key: Key) -> Bool { index.contains(key, keys: keys) }
+
+    /// Removes `key` from the index where it is recorded (the store keeps it, as after an edit).
+    @discardableResult func remove(_ key: Key) -> Bool {
+        guard let position = positions.removeValue(forKey: key) else { return false }
+        return index.remove(key, at: position, keys: keys)
+    }
+
+    /// Drops `count` positions at the start (at most all); returns the keys that leave the index.
+    func dropFirst(_ count: Int) -> [Key] {
+        var dropped: [Key] = []
+        for _ in 0..<Swift.min(count, high &- low) {
+            if let key = stored[low], positions[key] == low {
+                #expect(index.remove(key, at: low, keys: keys))
+                positions[key] = nil
+                dropped.append(key)
+            }
+            stored[low] = nil
+            low &+= 1
+        }
+        return dropped
+    }
+
+    /// Drops `count` positions at the end (at most all); returns the keys that leave the index.
+    func dropLast(_ count: Int) -> [Key] {
+        var dropped: [Key] = []
+        for _ in 0..<Swift.min(count, high &- low) {
+            let last = high &- 1
+            if let key = stored[last], positions[key] == last {
+                #expect(index.remove(key, at: last, keys: keys))
+                positions[key] = nil
+                dropped.append(key)
+            }
+            stored[last] = nil
+            high = last
+        }
+        return dropped
+    }
+
+    func removeAll() {
+        index.removeAll()
+        stored = [:]
+        positions = [:]
+        high = low
+    }
+
+    /// Makes the store again from its recorded keys, in order, from position 0 (a fold).
+    func renumberWithoutGaps() {
+        var newPositions: [Int: Int] = [:]
+        var newKeys: [Int: Key] = [:]
+        var position = low
+        while position != high {
+            if let key = stored[position], positions[key] == position {
+                newPositions[position] = newPositions.count
+                newKeys[newKeys.count] = key
+            }
+            position &+= 1
+        }
+        index.renumber(base: low) { old in
+            guard let new = newPositions[old] else { fatalError("no key recorded at \(old)") }
+            return new
+        }
+        stored = newKeys
+        positions = Dictionary(uniqueKeysWithValues: newKeys.map { ($0.value, $0.key) })
+        low = 0
+        high = newKeys.count
+    }
+
+    /// Whether every key is recorded at its position.
+    func positionsAreRight() -> Bool {
+        positions.allSatisfy { key, position in index._reposition(key, from: position, to: position) }
+    }
+}
+
+/// The keys of a ``ModelStore`` as the index reads them.
+private struct ModelKeys<Key: Hashable>: _IdentityKeys {
+    let store: ModelStore<Key>
+    var base: Int { store.low }
+    func key(at relative: Int) -> Key { store.keyAt(relative) }
 }
 
 /// A key whose hashes collide in groups of four, so that probe runs are long and removals
@@ -183,17 +362,6 @@ private struct CollidingKey: Hashable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(value / 4)
     }
-}
-
-private final class Token {}
-
-/// A key that holds a reference, so that the tests can see every copy released.
-private struct TokenKey: Hashable {
-    let value: Int
-    let token: Token
-
-    static func == (lhs: TokenKey, rhs: TokenKey) -> Bool { lhs.value == rhs.value }
-    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// A small seeded generator, so that a failing sequence can be replayed.
