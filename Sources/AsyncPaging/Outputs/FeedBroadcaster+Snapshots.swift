@@ -60,6 +60,15 @@ extension FeedBroadcaster.State {
 /// `@unchecked Sendable`).
 @usableFromInline final class _SnapshotReader<Item: Sendable>: @unchecked Sendable {
     @usableFromInline let state: Locked<FeedBroadcaster<Item>.State>
+    /// Takes the released reader out of the count. A function made where `Item` is known (a
+    /// closure that captures nothing: no allocation): the `deinit` itself is compiled once for
+    /// every `Item`, and reaching the state there looked its type up at run time on every
+    /// release (~330 instructions, measured with callgrind).
+    @usableFromInline let leave: @Sendable (_SnapshotReader<Item>) -> Void
+    // The mutable fields, read and written only under the broadcaster's lock, never overlap:
+    // release builds skip their dynamic exclusivity checks (~800 instructions a first list,
+    // measured with callgrind); debug builds, which run the tests, keep them.
+    #if DEBUG
     /// Finds this reader's waiter again when its task is cancelled.
     @usableFromInline var id: UInt64 = 0
     /// The lowest snapshot version this reader takes: 0 before its first, then one more than
@@ -69,13 +78,20 @@ extension FeedBroadcaster.State {
     @usableFromInline var isCounted = false
     /// Whether it has ended: its task was cancelled or it returned the last list.
     @usableFromInline var isEnded = false
+    #else
+    @exclusivity(unchecked) @usableFromInline var id: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var nextVersion: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var isCounted = false
+    @exclusivity(unchecked) @usableFromInline var isEnded = false
+    #endif
 
     @inlinable init(_ state: Locked<FeedBroadcaster<Item>.State>) {
         self.state = state
+        leave = { reader in reader.state.withLock { reader.uncount(&$0) } }
     }
 
     deinit {
-        state.withLock { uncount(&$0) } // the stream was released
+        leave(self) // the stream was released
     }
 
     /// Leaves the count of readers (under the lock). After the close the count is 0 already.
