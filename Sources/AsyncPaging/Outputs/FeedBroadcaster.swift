@@ -91,8 +91,6 @@
         @usableFromInline var status: FeedStatus
         @usableFromInline var loadStates: FeedLoadStates
         @usableFromInline var loadingSides: [FeedSide] = []
-        /// The number of snapshot readers made and not ended (see FeedBroadcaster+Snapshots.swift).
-        @usableFromInline var snapshotReaders = 0
         /// The snapshot readers waiting for a newer list, in the order they started waiting. A
         /// reader is here only while it waits.
         @usableFromInline var snapshotWaiters: [_FeedUpdateWaiter] = []
@@ -128,6 +126,10 @@
         /// in flight: the turn's ``FeedBroadcaster/publish(_:_:)`` (the controller ends every
         /// load's turn with it) makes it one update with the states.
         @usableFromInline var updatePending = false
+        /// The number of snapshot readers made and not ended (see FeedBroadcaster+Snapshots.swift).
+        /// Four bytes after the flags: it fits in their padding, so the state is no larger than
+        /// with the table of snapshot subscriptions it replaces.
+        @usableFromInline var snapshotReaders: UInt32 = 0
 
         @inlinable init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
             self.snapshot = snapshot
@@ -277,7 +279,7 @@
 
     /// The number of live subscriptions of each kind, for tests and diagnostics.
     @inlinable var subscriberCounts: (snapshots: Int, statuses: Int, events: Int) {
-        state.withLock { ($0.snapshotReaders, $0.statusSubscribers.count, $0.eventSubscribers.count) }
+        state.withLock { (Int($0.snapshotReaders), $0.statusSubscribers.count, $0.eventSubscribers.count) }
     }
 
     /// The number of diagnostic subscriptions and of queued deliveries, for leak tests.
