@@ -390,8 +390,10 @@
         deliver { state in
             guard !state.isFinished else { return false }
             state.isFinished = true
+            var changed = state.updatePending
             if state.status != finalStatus {
                 state.status = finalStatus
+                changed = true
                 for subscriber in state.statusSubscribers.values {
                     state.outbox.append(.status(subscriber.sink, finalStatus))
                 }
@@ -404,7 +406,12 @@
             State.queueFinishes(of: &state.loadStateSubscribers, into: &state.outbox)
             State.queueFinishes(of: &state.eventSubscribers, into: &state.outbox)
             State.queueFinishes(of: &state.diagnosticSubscribers, into: &state.outbox)
-            state.queueUpdateWakeUps() // the last update (status closed); then the readers end
+            // The last update (status closed), unless nothing changed since the last one: the
+            // controller publishes its closed states just before, and a second, equal update
+            // reached a reader that had read the first in between ("the same update twice",
+            // seen once in UpdatesReaderCancellationTests). Either way the waiting readers are
+            // woken: each takes what it lacks, then ends.
+            if changed { state.queueUpdateWakeUps() } else if state.updateWaiters.count != 0 { state.queueWakeUpsOfWaiters() }
             fanOut = state.fanOut.take()
             return state.claimDrain()
         }
