@@ -17,16 +17,16 @@
 /// ``deliver(_:)``). One drainer at a time keeps each stream's values in the order decided, so
 /// a late subscriber's first value can never land after a newer one.
 ///
-/// ## Snapshot readers, and the fan-out beyond eight waiting readers
+/// ## Snapshot readers, and the fan-out beyond eight readers
 /// A snapshot stream is not fed by yields: its reader takes the newest snapshot under the lock
 /// and waits only when it has had it (see FeedBroadcaster+Snapshots.swift), so publishing a
-/// snapshot costs nothing per reader that is not waiting. Up to ``directSnapshotSubscribers``
-/// waiting readers are woken straight from the publishing call. Beyond that, the publishing
-/// call only stores the snapshot and wakes a fan-out task (started on first need, kept for
-/// good), which wakes the waiting readers: resuming a waiting reader costs a task wake-up
-/// each, so with a hundred readers the controller would otherwise spend most of each page
-/// waking them. Each reader remembers the version it returned last, so nobody gets an older
-/// list after a newer one.
+/// snapshot costs nothing per reader that is not waiting. With up to
+/// ``directSnapshotSubscribers`` readers, the waiting ones are woken straight from the
+/// publishing call. Beyond that, the broadcaster switches for good to a fan-out task: the
+/// publishing call only stores the snapshot and, if a reader waits, wakes the task, which wakes
+/// the waiting readers. Resuming a waiting reader costs a task wake-up each, so with a hundred
+/// readers the controller would otherwise spend most of each page waking them. Each reader
+/// remembers the version it returned last, so nobody gets an older list after a newer one.
 @usableFromInline final class FeedBroadcaster<Item: Sendable>: Sendable {
     /// One subscription: its stream's continuation (in a ``_StreamSink``).
     @usableFromInline struct Subscription<Element: Sendable>: Sendable {
@@ -146,7 +146,8 @@
         }
     }
 
-    /// The most waiting snapshot readers the publishing call wakes itself; see the type's notes.
+    /// The most snapshot readers whose wake-ups the publishing call makes itself; see the type's
+    /// notes.
     @usableFromInline static var directSnapshotSubscribers: Int { 8 }
 
     @usableFromInline let state: Locked<State>
@@ -304,10 +305,11 @@
             // it. (An edit made while a load is in flight waits for that load's turn: see
             // FeedBroadcaster+Updates.swift.)
             if state.loadingSides.isEmpty { state.queueUpdateWakeUps() } else { state.updatePending = true }
-            if state.snapshotWaiters.count <= Self.directSnapshotSubscribers {
+            if state.fanOut == nil && state.snapshotReaders <= Self.directSnapshotSubscribers {
                 if state.snapshotWaiters.count != 0 { state.queueSnapshotWakeUps() }
                 return state.claimDrain()
             }
+            if state.snapshotWaiters.count == 0 { return state.claimDrain() } // nobody to wake
             if state.fanOut == nil { startFanOut(&state) }
             if !state.fanOutPending { // otherwise the next round takes this one too
                 state.fanOutPending = true

@@ -45,7 +45,7 @@ extension Concurrency {
             exit(0)
         }
 
-        /// Issue 11, bug 2: with the fan-out task at work (more than 8 snapshot readers waiting),
+        /// Issue 11, bug 2: with the fan-out task at work (more than 8 snapshot readers, waiting),
         /// 100,000 subscribers join and leave; the broadcaster's bookkeeping must not keep an
         /// entry for each.
         @Test("snapshot subscribers joining and leaving in fan-out mode leave nothing behind")
@@ -58,7 +58,7 @@ extension Concurrency {
                     let first = (request.cursor ?? 0) * 3
                     return Page(items: Array(first..<first + 3), next: (request.cursor ?? 0) + 1)
                 }
-                // Nine readers that wait: beyond 8 waiting, each page's wake-ups go through the fan-out task.
+                // Nine readers that wait: beyond 8 readers, each page's wake-ups go through the fan-out task.
                 let stayers = (0..<9).map { _ in
                     let snapshots = feed.snapshots
                     return Task { for await _ in snapshots {} }
