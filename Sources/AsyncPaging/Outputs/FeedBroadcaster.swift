@@ -17,24 +17,23 @@
 /// ``deliver(_:)``). One drainer at a time keeps each stream's values in the order decided, so
 /// a late subscriber's first value can never land after a newer one.
 ///
-/// ## Fan-out beyond eight snapshot subscribers
-/// Snapshots reach up to ``directSnapshotSubscribers`` subscribers straight from the publishing
-/// call. Beyond that, the broadcaster switches for good to a fan-out task: publishing only
-/// stores the snapshot and wakes the task, which hands the newest snapshot to every subscriber
-/// that does not have it yet. Resuming a waiting subscriber costs a task wake-up each, so with a
-/// hundred subscribers the controller would otherwise spend most of each page waking them.
-/// Each subscription remembers the version it was last handed, so nobody gets an older list
-/// after a newer one, and a subscription's record leaves with it.
+/// ## Snapshot readers, and the fan-out beyond eight readers
+/// A snapshot stream is not fed by yields: its reader takes the newest snapshot under the lock
+/// and waits only when it has had it (see FeedBroadcaster+Snapshots.swift), so publishing a
+/// snapshot costs nothing per reader that is not waiting. With up to
+/// ``directSnapshotSubscribers`` readers, the waiting ones are woken straight from the
+/// publishing call. Beyond that, the broadcaster switches for good to a fan-out task: the
+/// publishing call only stores the snapshot and, if a reader waits, wakes the task, which wakes
+/// the waiting readers. Resuming a waiting reader costs a task wake-up each, so with a hundred
+/// readers the controller would otherwise spend most of each page waking them. Each reader
+/// remembers the version it returned last, so nobody gets an older list after a newer one.
 @usableFromInline final class FeedBroadcaster<Item: Sendable>: Sendable {
-    /// One subscription: its stream's continuation (in a ``_StreamSink``) and the newest
-    /// snapshot version handed to it (used by snapshot subscriptions only).
+    /// One subscription: its stream's continuation (in a ``_StreamSink``).
     @usableFromInline struct Subscription<Element: Sendable>: Sendable {
         @usableFromInline let sink: _StreamSink<Element>
-        @usableFromInline var deliveredVersion: UInt64
 
-        @inlinable init(_ sink: _StreamSink<Element>, deliveredVersion: UInt64 = 0) {
+        @inlinable init(_ sink: _StreamSink<Element>) {
             self.sink = sink
-            self.deliveredVersion = deliveredVersion
         }
     }
 
@@ -43,13 +42,12 @@
     /// compiled: with the continuations themselves in it (their layout is known only at run
     /// time), every copy and destroy of a delivery went through value witnesses.
     @usableFromInline enum Delivery: Sendable {
-        case snapshot(_StreamSink<FeedSnapshot<Item>>, FeedSnapshot<Item>)
         case status(_StreamSink<FeedStatus>, FeedStatus)
         case loadStates(_StreamSink<FeedLoadStates>, FeedLoadStates)
         case event(_StreamSink<FeedEvent>, FeedEvent)
         case diagnostic(_StreamSink<FeedDiagnostic>, FeedDiagnostic)
-        /// Wake a reader of ``FeedUpdates`` waiting for the next update (it reads the newest
-        /// when it runs).
+        /// Wake a reader of ``FeedUpdates`` waiting for the next update, or a snapshot reader
+        /// waiting for the next list (it reads the newest when it runs).
         case wake(UnsafeContinuation<Bool, Never>)
         /// Finish one stream (runs its `onTermination`, which takes the lock: never under it).
         case finish(@Sendable () -> Void)
@@ -62,7 +60,6 @@
         // callgrind). Matching a case without binding its values looks up nothing.
         @inlinable func carryOut() {
             switch self {
-            case .snapshot: yieldSnapshot()
             case .status: yieldStatus()
             case .loadStates: yieldLoadStates()
             case .event: yieldEvent()
@@ -70,10 +67,6 @@
             case .wake(let continuation): continuation.resume(returning: true)
             case .finish(let finish): finish()
             }
-        }
-
-        @inlinable @inline(never) func yieldSnapshot() {
-            if case .snapshot(let sink, let value) = self { sink.continuation.yield(value) }
         }
 
         @inlinable @inline(never) func yieldStatus() {
@@ -98,7 +91,9 @@
         @usableFromInline var status: FeedStatus
         @usableFromInline var loadStates: FeedLoadStates
         @usableFromInline var loadingSides: [FeedSide] = []
-        @usableFromInline var snapshotSubscribers: [UInt64: Subscription<FeedSnapshot<Item>>] = .init()
+        /// The snapshot readers waiting for a newer list, in the order they started waiting. A
+        /// reader is here only while it waits.
+        @usableFromInline var snapshotWaiters: [_FeedUpdateWaiter] = []
         @usableFromInline var statusSubscribers: [UInt64: Subscription<FeedStatus>] = .init()
         @usableFromInline var loadStateSubscribers: [UInt64: Subscription<FeedLoadStates>] = .init()
         @usableFromInline var eventSubscribers: [UInt64: Subscription<FeedEvent>] = .init()
@@ -131,6 +126,10 @@
         /// in flight: the turn's ``FeedBroadcaster/publish(_:_:)`` (the controller ends every
         /// load's turn with it) makes it one update with the states.
         @usableFromInline var updatePending = false
+        /// The number of snapshot readers made and not ended (see FeedBroadcaster+Snapshots.swift).
+        /// Four bytes after the flags: it fits in their padding, so the state is no larger than
+        /// with the table of snapshot subscriptions it replaces.
+        @usableFromInline var snapshotReaders: UInt32 = 0
 
         @inlinable init(snapshot: FeedSnapshot<Item>, status: FeedStatus, loadStates: FeedLoadStates, loadingSides: [FeedSide]) {
             self.snapshot = snapshot
@@ -147,7 +146,8 @@
         }
     }
 
-    /// The most snapshot subscribers the publishing call serves itself; see the type's notes.
+    /// The most snapshot readers whose wake-ups the publishing call makes itself; see the type's
+    /// notes.
     @usableFromInline static var directSnapshotSubscribers: Int { 8 }
 
     @usableFromInline let state: Locked<State>
@@ -186,21 +186,12 @@
 
     // MARK: Subscribing
 
-    @inlinable func subscribeToSnapshots() -> AsyncStream<FeedSnapshot<Item>> {
-        subscribe(
-            bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true,
-            register: { $0.snapshotSubscribers[$1] = $2 }, unregister: { $0.snapshotSubscribers.removeValue(forKey: $1) }
-        ) { state, sink in
-            (.snapshot(sink, state.snapshot), state.snapshot.version)
-        }
-    }
-
     @inlinable func subscribeToStatuses() -> AsyncStream<FeedStatus> {
         subscribe(
             bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true,
             register: { $0.statusSubscribers[$1] = $2 }, unregister: { $0.statusSubscribers.removeValue(forKey: $1) }
         ) { state, sink in
-            (.status(sink, state.status), 0)
+            .status(sink, state.status)
         }
     }
 
@@ -209,7 +200,7 @@
             bufferingPolicy: .bufferingNewest(1), replaysAfterFinish: true,
             register: { $0.loadStateSubscribers[$1] = $2 }, unregister: { $0.loadStateSubscribers.removeValue(forKey: $1) }
         ) { state, sink in
-            (.loadStates(sink, state.loadStates), 0)
+            .loadStates(sink, state.loadStates)
         }
     }
 
@@ -220,7 +211,7 @@
             bufferingPolicy: .unbounded, replaysAfterFinish: false,
             register: { $0.eventSubscribers[$1] = $2 }, unregister: { $0.eventSubscribers.removeValue(forKey: $1) }
         ) { state, sink in
-            (state.loadingSides.first.map { .event(sink, .began($0)) }, 0)
+            state.loadingSides.first.map { .event(sink, .began($0)) }
         } replayingMore: { state, sink in
             state.loadingSides.dropFirst().map { .event(sink, .began($0)) }
         }
@@ -231,7 +222,7 @@
             bufferingPolicy: .unbounded, replaysAfterFinish: false,
             register: { $0.diagnosticSubscribers[$1] = $2 }, unregister: { $0.diagnosticSubscribers.removeValue(forKey: $1) }
         ) { _, _ in
-            (nil, 0)
+            nil
         }
     }
 
@@ -249,13 +240,13 @@
         replaysAfterFinish: Bool,
         register: (inout State, UInt64, Subscription<Element>) -> Void,
         unregister: @escaping @Sendable (inout State, UInt64) -> Subscription<Element>?,
-        initial: (State, _StreamSink<Element>) -> (Delivery?, UInt64),
+        initial: (State, _StreamSink<Element>) -> Delivery?,
         replayingMore: (State, _StreamSink<Element>) -> [Delivery] = { _, _ in [] }
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
         let sink = _StreamSink(continuation)
         deliver { state in
-            let (first, version) = initial(state, sink)
+            let first = initial(state, sink)
             if state.isFinished {
                 if replaysAfterFinish, let first { state.outbox.append(first) }
                 state.outbox.append(.finish { sink.continuation.finish() })
@@ -265,7 +256,7 @@
             state.outbox.append(contentsOf: replayingMore(state, sink))
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
-            register(&state, id, Subscription(sink, deliveredVersion: version))
+            register(&state, id, Subscription(sink))
             // The state, not a weak reference to the broadcaster: a weak reference made the
             // broadcaster's side table (an allocation per controller). The state holds the
             // continuation and the continuation this closure, a cycle that ends when the stream
@@ -289,7 +280,7 @@
 
     /// The number of live subscriptions of each kind, for tests and diagnostics.
     @inlinable var subscriberCounts: (snapshots: Int, statuses: Int, events: Int) {
-        state.withLock { ($0.snapshotSubscribers.count, $0.statusSubscribers.count, $0.eventSubscribers.count) }
+        state.withLock { (Int($0.snapshotReaders), $0.statusSubscribers.count, $0.eventSubscribers.count) }
     }
 
     /// The number of diagnostic subscriptions and of queued deliveries, for leak tests.
@@ -314,10 +305,11 @@
             // it. (An edit made while a load is in flight waits for that load's turn: see
             // FeedBroadcaster+Updates.swift.)
             if state.loadingSides.isEmpty { state.queueUpdateWakeUps() } else { state.updatePending = true }
-            if state.fanOut == nil && state.snapshotSubscribers.count <= Self.directSnapshotSubscribers {
-                if !state.snapshotSubscribers.isEmpty { state.queueSnapshot(snapshot, onlyToLagging: false) }
+            if state.fanOut == nil && state.snapshotReaders <= Self.directSnapshotSubscribers {
+                if state.snapshotWaiters.count != 0 { state.queueSnapshotWakeUps() }
                 return state.claimDrain()
             }
+            if state.snapshotWaiters.count == 0 { return state.claimDrain() } // nobody to wake
             if state.fanOut == nil { startFanOut(&state) }
             if !state.fanOutPending { // otherwise the next round takes this one too
                 state.fanOutPending = true
@@ -336,8 +328,8 @@
         fanOut?.signal.yield(())
     }
 
-    /// Switches snapshot delivery to a fan-out task, for good (called under the lock; the task
-    /// starts running only after the lock is released).
+    /// Starts the fan-out task, which then stays (called under the lock; the task starts
+    /// running only after the lock is released).
     @usableFromInline func startFanOut(_ state: inout State) {
         let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         state.fanOut = _FanOutSignal(signal)
@@ -346,7 +338,7 @@
                 guard let self else { return }
                 self.deliver { state in
                     state.fanOutPending = false
-                    state.queueSnapshot(state.snapshot, onlyToLagging: true)
+                    if state.snapshotWaiters.count != 0 { state.queueSnapshotWakeUps() }
                     return state.claimDrain()
                 }
             }
@@ -392,31 +384,36 @@
         }
     }
 
-    /// Publishes `finalStatus` and finishes every stream, after handing each snapshot
-    /// subscriber the newest list it does not have yet; later subscriptions get the latest
-    /// snapshot and status and finish at once.
+    /// Publishes `finalStatus` and finishes every stream (a snapshot reader, woken, first takes
+    /// the newest list if it does not have it yet); later subscriptions get the latest snapshot
+    /// and status and finish at once.
     @inlinable func finish(finalStatus: FeedStatus) {
         var fanOut: _FanOutSignal?
         deliver { state in
             guard !state.isFinished else { return false }
             state.isFinished = true
+            var changed = state.updatePending
             if state.status != finalStatus {
                 state.status = finalStatus
+                changed = true
                 for subscriber in state.statusSubscribers.values {
                     state.outbox.append(.status(subscriber.sink, finalStatus))
                 }
             }
-            if !state.snapshotSubscribers.isEmpty { // the last list, to whoever lacks it
-                state.queueSnapshot(state.snapshot, onlyToLagging: true)
-            }
+            state.snapshotReaders = 0 // each takes the last list if it lacks it, then ends
+            state.queueSnapshotWakeUps()
             // Each dictionary passed inout, not by key path: a key path is an object, made at
             // run time in generic code (five allocations per controller, measured).
-            State.queueFinishes(of: &state.snapshotSubscribers, into: &state.outbox)
             State.queueFinishes(of: &state.statusSubscribers, into: &state.outbox)
             State.queueFinishes(of: &state.loadStateSubscribers, into: &state.outbox)
             State.queueFinishes(of: &state.eventSubscribers, into: &state.outbox)
             State.queueFinishes(of: &state.diagnosticSubscribers, into: &state.outbox)
-            state.queueUpdateWakeUps() // the last update (status closed); then the readers end
+            // The last update (status closed), unless nothing changed since the last one: the
+            // controller publishes its closed states just before, and a second, equal update
+            // reached a reader that had read the first in between ("the same update twice",
+            // seen once in UpdatesReaderCancellationTests). Either way the waiting readers are
+            // woken: each takes what it lacks, then ends.
+            if changed { state.queueUpdateWakeUps() } else if state.updateWaiters.count != 0 { state.queueWakeUpsOfWaiters() }
             fanOut = state.fanOut.take()
             return state.claimDrain()
         }
@@ -468,20 +465,6 @@ extension FeedBroadcaster.State {
             outbox.append(.finish { sink.continuation.finish() })
         }
         subscribers = .init()
-    }
-
-    /// Queues `snapshot` for every snapshot subscription (or only those handed an older one)
-    /// and records it as handed to them. Walks the indices so that the dictionary is changed in
-    /// place, not copied. Never inlined, as the `queue` functions above.
-    @inlinable @inline(never) mutating func queueSnapshot(_ snapshot: FeedSnapshot<Item>, onlyToLagging: Bool) {
-        var index = snapshotSubscribers.values.startIndex
-        while index != snapshotSubscribers.values.endIndex {
-            if !onlyToLagging || snapshotSubscribers.values[index].deliveredVersion < snapshot.version {
-                snapshotSubscribers.values[index].deliveredVersion = snapshot.version
-                outbox.append(.snapshot(snapshotSubscribers.values[index].sink, snapshot))
-            }
-            snapshotSubscribers.values.formIndex(after: &index)
-        }
     }
 }
 
