@@ -253,6 +253,10 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     ///
     /// A slow subscriber skips to the newest snapshot; a gap in ``FeedSnapshot/version`` tells
     /// it so and ``FeedSnapshot/change(since:)`` tells what changed. Finishes on ``close()``.
+    ///
+    /// Each access makes a subscription of its own: iterate it from one task. (Two tasks
+    /// iterating one subscription share its reader: each gets some of the lists, and cancelling
+    /// one task may end the other's wait too. Take a subscription per task instead.)
     @inlinable public nonisolated var snapshots: AsyncStream<FeedSnapshot<Item>> { broadcaster.subscribeToSnapshots() }
 
     /// Begin and end of every load, lossless and in order; a new subscription each access.
