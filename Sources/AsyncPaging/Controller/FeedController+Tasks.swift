@@ -7,7 +7,7 @@ extension FeedController {
     /// With `handsOverInPlace`, the fetch starts with `Task.immediate`: it runs on this thread
     /// until it first suspends, and a source that answers without suspending has its answer
     /// returned here, for the caller to hand over, rather than through a hop back onto the
-    /// actor and a thread wake-up (``LoadTasks`` explains the hand-over). Otherwise, and where
+    /// actor and a thread wake-up (``ControllerTasks`` explains the hand-over). Otherwise, and where
     /// `Task.immediate` is unavailable, the fetch is an ordinary task that delivers its answer.
     /// - Returns: The answer, when the source gave it before the launch ended.
     @inlinable nonisolated func launchFetch(

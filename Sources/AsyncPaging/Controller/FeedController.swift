@@ -108,7 +108,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     }
 
     /// A fetch's answer with what identifies the fetch: handed over in place when the source
-    /// answered before its launch returned (see ``LoadTasks``), or delivered by its task.
+    /// answered before its launch returned (see ``ControllerTasks``), or delivered by its task.
     @usableFromInline struct ArrivedAnswer {
         @usableFromInline let id: LoadID
         @usableFromInline let side: FeedSide
