@@ -40,7 +40,11 @@ public struct FeedConfiguration: Sendable, Hashable {
     ///
     /// When a page lands at one end and the list holds more, whole pages are dropped at the
     /// other end until it holds at most this many (the page just loaded is never dropped, so a
-    /// single page larger than the bound stays whole). That end can then load the dropped pages
+    /// single page larger than the bound stays whole; with pages of P items the list holds at
+    /// most this many and, once full, at least this many − P + 1). With the rows on screen
+    /// reported (``FeedController/reportVisibleRows(_:prefetchDistance:)``), pages go from the
+    /// end farther from those rows instead, and never a page within the prefetch distance of
+    /// them. That end can then load the dropped pages
     /// again, from the cursor the new edge page names toward them (`previous` at the start,
     /// `next` at the end): ``FeedCursors`` and ``FeedLoadStates`` say so. Pages whose edge page
     /// names no such cursor (pages made with ``Page/init(items:next:)`` have no `previous`) are
