@@ -213,19 +213,3 @@ extension TestClock: EpochClock {
     /// ``now`` as the time since the clock's start.
     public var timeSinceEpoch: Duration { now.offset }
 }
-
-extension Duration {
-    /// `self + other`, or the end of `Duration`'s range it would pass.
-    func saturatingAdding(_ other: Duration) -> Duration {
-        let (sum, overflow) = attoseconds.addingReportingOverflow(other.attoseconds)
-        guard overflow else { return Duration(attoseconds: sum) }
-        return Duration(attoseconds: other > .zero ? .max : .min)
-    }
-
-    /// `self - other`, or the end of `Duration`'s range it would pass.
-    func saturatingSubtracting(_ other: Duration) -> Duration {
-        let (difference, overflow) = attoseconds.subtractingReportingOverflow(other.attoseconds)
-        guard overflow else { return Duration(attoseconds: difference) }
-        return Duration(attoseconds: other < .zero ? .max : .min)
-    }
-}

@@ -25,7 +25,7 @@ public enum RestorePolicy: Sendable {
             return true
         case .ifOlderThan(let maximumAge, let clock):
             guard let savedAt else { return true }
-            let age = clock.timeSinceEpoch - savedAt
+            let age = clock.timeSinceEpoch.saturatingSubtracting(savedAt) // any saved time: no trap
             return age < .zero || age > maximumAge
         }
     }
