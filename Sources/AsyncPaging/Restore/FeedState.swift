@@ -84,6 +84,14 @@ public struct FeedState<Item: Sendable, Cursor: Hashable & Sendable>: Sendable {
         return nil
     }
 
+    /// The cursor page `index` was fetched with, as a restore takes it: the `next` of the page
+    /// before; for the first page, the `previous` of the second (`nil`: none known, the first
+    /// page of the data or a single page). `nil` for an index outside the pages.
+    public func fetchedCursor(ofPageAt index: Int) -> Cursor? {
+        guard pages.indices.contains(index) else { return nil }
+        return Self.fetchedCursor(ofPageAt: index, in: pages)
+    }
+
     /// The cursor page `index` of `pages` was fetched with, as a restore takes it: the `next`
     /// of the page before; for the first page, the `previous` of the second (`nil`: none known,
     /// the first page of the data or a single page).
