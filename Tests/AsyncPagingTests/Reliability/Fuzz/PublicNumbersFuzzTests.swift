@@ -68,7 +68,9 @@ enum ClockFuzz: FuzzCase {
     struct Input: CustomStringConvertible {
         var start: Duration
         var steps: [Step]
-        var description: String { "TestClock(now: t+\(start)): \(steps)" }
+        /// A count at or below zero for the test kit's waits, which are then met at once.
+        var count: Int
+        var description: String { "TestClock(now: t+\(start)): \(steps), waits for \(count)" }
     }
 
     static let name = "Clocks"
@@ -84,12 +86,20 @@ enum ClockFuzz: FuzzCase {
             default: .arithmetic(random.extremeDuration(), random.extremeDuration())
             }
         }
-        return Input(start: random.extremeDuration(), steps: steps)
+        return Input(start: random.extremeDuration(), steps: steps, count: min(random.integer(), 0))
     }
 
     static func violation(_ input: Input) async -> String? {
         let clock = TestClock(now: .init(offset: input.start))
         let immediate = ImmediateClock(now: .init(offset: input.start))
+        // The test kit's waits for counts: met at once by any count at or below what is there.
+        guard await clock.waitForSleepers(input.count) else { return "waitForSleepers(\(input.count)) was not met" }
+        let source = ScriptedPageSource<Int, Int>()
+        guard await source.waitForRequests(input.count), await source.waitForCompletions(input.count) else {
+            return "ScriptedPageSource's waits for \(input.count) were not met"
+        }
+        let recorder = StreamRecorder(AsyncStream<Int> { $0.finish() })
+        _ = await recorder.waitForCount(input.count)
         for step in input.steps {
             let before = clock.now
             switch step {
