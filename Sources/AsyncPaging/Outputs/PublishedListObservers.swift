@@ -8,7 +8,10 @@
 /// broadcaster has it (not under any lock), for every version in order.
 ///
 /// Nil on a controller until the first observer registers, so a controller without one pays a
-/// word and a test against nil per published list.
+/// word and a test against nil per published list. Measured with callgrind against the commit
+/// before it, side by side (instructions.sh, 2026-11-26): a page of the two-word engine at 100k
+/// 19,411 → 19,419 instructions, an edit at 1M 30,622 → 30,629, allocations unchanged, and an
+/// idle controller's heap unchanged at 1,676.5 bytes (the word fits in its allocation's slack).
 @usableFromInline package final class _PublishedListObservers<Item: Sendable>: Sendable {
     @usableFromInline let observers: [@Sendable (FeedSnapshot<Item>) -> Void]
 
