@@ -286,6 +286,7 @@ extension FeedController {
             overlay: overlay)
         published = _PublishedList(snapshot)
         broadcaster.publish(snapshot)
+        _listObservers?.record(snapshot)
     }
 
     /// The items whose id is not yet in the list, and how many were dropped; the kept items

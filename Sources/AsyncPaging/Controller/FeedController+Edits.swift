@@ -182,6 +182,7 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
             contents: store.contents, overlay: overlay)
         published = _PublishedList(snapshot)
         broadcaster.publish(snapshot)
+        _listObservers?.record(snapshot)
         publishStates() // ends the turn: `updates` readers get the edit now
     }
 

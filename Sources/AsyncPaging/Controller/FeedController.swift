@@ -73,6 +73,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     //   after it.
     // - `actionBuffer`: the action list the machine writes into, reused so that a page allocates
     //   no array.
+    // - `_listObservers`: the test kit's observers of every published list, if any (see
+    //   `_PublishedListObservers`).
     #if DEBUG
     @usableFromInline var machine: Machine
     @usableFromInline var store = ItemStore<Item>()
@@ -84,6 +86,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @usableFromInline var deferredAnswers: [ArrivedAnswer] = []
     @usableFromInline var actionBuffer: [Machine.Action] = []
     @usableFromInline var random = SystemRandomNumberGenerator()
+    @usableFromInline package var _listObservers: _PublishedListObservers<Item>?
     #else
     @exclusivity(unchecked) @usableFromInline var machine: Machine
     @exclusivity(unchecked) @usableFromInline var store = ItemStore<Item>()
@@ -95,6 +98,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @exclusivity(unchecked) @usableFromInline var deferredAnswers: [ArrivedAnswer] = []
     @exclusivity(unchecked) @usableFromInline var actionBuffer: [Machine.Action] = []
     @exclusivity(unchecked) @usableFromInline var random = SystemRandomNumberGenerator()
+    @exclusivity(unchecked) @usableFromInline package var _listObservers: _PublishedListObservers<Item>?
     #endif
 
     @usableFromInline struct Waiter {

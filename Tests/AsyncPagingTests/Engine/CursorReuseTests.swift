@@ -15,9 +15,9 @@ struct CursorReuseTests {
     func bucketSource() -> ScriptedPageSource<Int, String> {
         let requests = Locked(0)
         return ScriptedPageSource<Int, String> { request in
-            guard request.cursor != nil else { return .items([0, 1, 2], next: "b") }
+            guard request.cursor != nil else { return .page([0, 1, 2], next: "b") }
             let n = requests.withLock { $0 += 1; return $0 }
-            return .items(Array(10 * n..<10 * n + 3), next: "b")
+            return .page(Array(10 * n..<10 * n + 3), next: "b")
         }
     }
 
@@ -64,7 +64,7 @@ struct CursorReuseTests {
     @Test("a real loop under reuse: one request per load, repeated items dropped, the list does not grow")
     func loopBoundedByDuplicates() async throws {
         let source = ScriptedPageSource<Int, String> { request in
-            .items(request.cursor == nil ? [0, 1, 2] : [3, 4, 5], next: "loop")
+            .page(request.cursor == nil ? [0, 1, 2] : [3, 4, 5], next: "loop")
         }
         let feed = try await feed(source, reuse: true)
         #expect(await feed.loadMore() == .completed(.loadMore, applied: 3))
@@ -78,7 +78,7 @@ struct CursorReuseTests {
     @Test("a loop of empty pages that claim more under reuse fails past maximumEmptyPagesFollowed")
     func loopOfEmptyPages() async throws {
         let source = ScriptedPageSource<Int, String> { request in
-            .items(request.cursor == nil ? [0, 1, 2] : [], next: "loop")
+            .page(request.cursor == nil ? [0, 1, 2] : [], next: "loop")
         }
         let feed = try await feed(source, reuse: true, emptyPages: 2)
         let result = await feed.loadMore()

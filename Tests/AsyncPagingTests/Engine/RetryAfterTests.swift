@@ -54,7 +54,7 @@ struct RetryAfterTests {
         let source = ScriptedPageSource<Int, Int>()
         source.enqueue(
             .failure(Throttled(retryAfter: .zero)),
-            .items([1, 2, 3], next: 4))
+            .page([1, 2, 3], next: 4))
         let configuration = try FeedConfiguration(pageSize: 3, loadsInitialPage: false, retry: policy)
         let feed = FeedController<Int, Int>(source: source, clock: clock, configuration: configuration)
         let diagnostics = StreamRecorder(feed.diagnostics)
@@ -81,7 +81,7 @@ struct RetryAfterTests {
         let source = ScriptedPageSource<Int, Int>()
         source.enqueue(
             .failure(Throttled(retryAfter: .seconds(3_600))),
-            .items([1, 2, 3], next: 4))
+            .page([1, 2, 3], next: 4))
         let configuration = try FeedConfiguration(pageSize: 3, loadsInitialPage: false, retry: policy)
         let feed = FeedController<Int, Int>(source: source, clock: clock, configuration: configuration)
         let refresh = Task { await feed.refresh() }

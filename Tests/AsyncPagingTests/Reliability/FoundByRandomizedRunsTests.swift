@@ -42,7 +42,7 @@ struct FoundByRandomizedRunsTests {
         #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .failed(failure)))
 
         // A load-previous in flight; then the failed end is retried: a newer load at the other end.
-        source.enqueue(.items(rows(12..<15), next: nil, latency: .seconds(1)))
+        source.enqueue(.page(rows(12..<15), next: nil, latency: .seconds(1)))
         async let previous = feed.loadPrevious()
         await clock.waitForSleepers(1)
         source.enqueue(.page(Page(items: rows(18..<21), previous: 5, next: 7)))

@@ -134,7 +134,7 @@ struct TestClockTests {
     @Test("ScriptedPageSource: a latency beyond 100 years on a real clock sleeps instead of trapping, and is cancelled")
     func hugeLatencyOnARealClock() async {
         let source = ScriptedPageSource<Int, Int>()
-        source.enqueue(.items([1], next: nil, latency: .seconds(Int64.max)))
+        source.enqueue(.page([1], next: nil, latency: .seconds(Int64.max)))
         let request = PageRequest<Int>(cursor: nil, side: .refresh, pageSize: 1, clock: ContinuousClock())
         let fetch = Task { try await source.page(for: request) }
         await source.waitForRequests(1)
@@ -146,7 +146,7 @@ struct TestClockTests {
     func hugeLatencyOnTheTestClock() async throws {
         let clock = TestClock()
         let source = ScriptedPageSource<Int, Int>()
-        source.enqueue(.items([1], next: nil, latency: Duration(attoseconds: .max)))
+        source.enqueue(.page([1], next: nil, latency: Duration(attoseconds: .max)))
         let fetch = Task { try await source.page(for: PageRequest<Int>(cursor: nil, side: .refresh, pageSize: 1, clock: clock)) }
         await clock.waitForSleepers(1)
         #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(100 * 365 * 24 * 3_600))])
