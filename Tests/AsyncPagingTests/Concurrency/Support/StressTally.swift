@@ -17,6 +17,13 @@ final class StressTally: Sendable {
         /// Items of load-previous and load-more pages in the lists checked after quiescence.
         var prependedItemsChecked = 0
         var appendedItemsChecked = 0
+        /// The rounds that mix features (``FeatureMixRound``): edits, exports checked, restores
+        /// checked, landings after which the bound was checked.
+        var mixRounds = 0
+        var edits = 0
+        var exports = 0
+        var restores = 0
+        var boundChecks = 0
     }
 
     private let state = Locked((counts: Counts(), problems: [String]()))
@@ -39,7 +46,8 @@ final class StressTally: Sendable {
             \(counts.sends) sends, \(counts.closes) closes, \(counts.fetches) fetches, \
             \(counts.subscriptions) subscriptions (\(counts.cancelledSubscribers) left by task cancellation, \
             \(counts.brokenSubscribers) by break, \(counts.droppedStreams) dropped unread), \
-            lists checked with \(counts.prependedItemsChecked) prepended and \(counts.appendedItemsChecked) appended items
+            lists checked with \(counts.prependedItemsChecked) prepended and \(counts.appendedItemsChecked) appended items\
+            \(counts.mixRounds > 0 ? "; \(counts.mixRounds) rounds mixing features: \(counts.edits) edits, \(counts.exports) exports, \(counts.restores) restores, \(counts.boundChecks) bound checks" : "")
             """
     }
 }
