@@ -246,7 +246,7 @@ final class ModelRun {
         }
         if model.mergedHeads > 0 { pastCoverage["exports after a head merge", default: 0] += 1 }
         try await finish()
-        pastCoverage.merge(modelCoverage, uniquingKeysWith: +)
+        Self.addCoverage(modelCoverage, to: &pastCoverage)
         restores += 1
         var plan = ResponsePlan(seed: seed &+ UInt64(restores) &* 0x9E37_79B9_7F4A_7C15, firstRequestSleeps: refreshes)
         plan.forwardOnly = self.plan.forwardOnly
@@ -452,13 +452,18 @@ final class ModelRun {
     /// What the run went through, for `ASYNCPAGING_COVERAGE=1`: how often the rules the
     /// bound and the head merge add were exercised (from the model, which the engine matched).
     var coverage: [String: Int] {
-        var counts = modelCoverage
-        for (key, value) in pastCoverage {
-            counts[key] = key.hasPrefix("runs") ? max(counts[key] ?? 0, value) : (counts[key] ?? 0) + value
-        }
-        counts["runs"] = 1
+        var counts = pastCoverage
+        Self.addCoverage(modelCoverage, to: &counts)
         if restores > 0 { counts["runs with a restore"] = 1 }
         return counts
+    }
+
+    /// Adds the coverage of one controller's life to the run's: counts add up, a "runs …" key
+    /// is 1 if any controller of the run counted it.
+    private static func addCoverage(_ more: [String: Int], to counts: inout [String: Int]) {
+        for (key, value) in more {
+            counts[key] = key.hasPrefix("runs") ? max(counts[key] ?? 0, value) : (counts[key] ?? 0) + value
+        }
     }
 
     /// The coverage of the current controller's life.
