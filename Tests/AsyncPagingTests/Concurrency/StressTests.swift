@@ -10,8 +10,11 @@ extension Concurrency {
     /// against a source with 0–2 ms latencies, failures, empty pages, the end and the start of the data and
     /// answers that ignore cancellation (``StressRound`` has the checks).
     ///
+    /// A second test, as long, mixes the features of issue 22 instead: a bound, head merges,
+    /// both ends, edits and exports during loads, restores (``FeatureMixRound``).
+    ///
     /// The seed is printed; `ASYNCPAGING_STRESS_SEED=n` runs the same random choices again (the
-    /// interleaving is the machine's). `scripts/soak.sh` runs it for long.
+    /// interleaving is the machine's). `scripts/soak.sh` runs both for long.
     @Suite("Stress: many tasks on the real clock", .serialized)
     struct StressTests {
         @Test("calls, subscribers and cancellations on the real clock keep every invariant")
