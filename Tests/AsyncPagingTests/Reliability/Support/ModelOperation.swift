@@ -14,7 +14,7 @@ enum ModelOperation: Equatable, CustomStringConvertible {
     /// update(_:) of the item at this position in the list (modulo its count), or of an id
     /// not in it (`nil`).
     case update(Int?)
-    /// remove(ids:) of the items at these positions (modulo the count).
+    /// remove(ids:) of the items at these positions (modulo the count; -1: an id not in the list).
     case remove([Int])
     /// insertAtTop(_:) of this many new items.
     case insertAtTop(Int)
@@ -71,7 +71,8 @@ enum ModelOperation: Equatable, CustomStringConvertible {
     static func randomEdit(using random: inout SplitMix64) -> ModelOperation {
         switch random.below(3) {
         case 0: .update(random.chance(85) ? random.below(64) : nil)
-        case 1: .remove((0..<(1 + random.below(2))).map { _ in random.below(64) })
+        // Now and then with an id not in the list (-1): skipped, as one removed already is.
+        case 1: .remove((0..<(1 + random.below(2))).map { _ in random.below(64) } + (random.chance(15) ? [-1] : []))
         default: .insertAtTop(1 + random.below(2))
         }
     }

@@ -206,7 +206,7 @@ final class ModelRun {
                 try expect(result == expected, "update(#\(id)) returned \(result), the model \(expected)")
             }
         case .remove(let positions):
-            let ids = model.list.isEmpty ? [] : positions.map { model.list[$0 % model.list.count] }
+            let ids = positions.map { $0 < 0 || model.list.isEmpty ? 999_999 : model.list[$0 % model.list.count] }
             let expected = model.remove(ids: ids)
             if let feed {
                 let result: Result<[Int], FeedEditError>
