@@ -1,5 +1,4 @@
 import AsyncPaging
-import Testing
 
 /// One round of the stress test that mixes features on the real clock: a bounded feed
 /// (``FeedConfiguration/maximumItems``) that merges at the head (most rounds), against a
@@ -98,19 +97,6 @@ struct FeatureMixRound {
             return found + ["configuration: \(configuration), data to position \(source.last)", "list: \(list.map(\.id))"]
         }
         return []
-    }
-
-    /// Issue 22's bugs 1 and 2, not fixed in the engine yet: after a head merge the merged
-    /// items are a page record of their own naming no `previous` (so an export shows a page
-    /// without `previous` after the first, the bound keeps the list over it at the start),
-    /// and such a record whose `next` is `nil` makes the export return `nil`.
-    static let knownBugs: Comment = "issue 22 bugs 1 and 2: after a head merge the bound stops at the start and a bounded export can return nil"
-
-    /// Whether every problem of a failed round is one of ``knownBugs``'.
-    static func onlyKnownBugs(_ problems: [String]) -> Bool {
-        let signatures = ["names no previous, yet pages come before it", "exportState() returned nil after the first page", "over the bound"]
-        let found = problems.filter { !$0.hasPrefix("configuration: ") && !$0.hasPrefix("list: ") }
-        return !found.isEmpty && found.allSatisfy { problem in signatures.contains { problem.contains($0) } }
     }
 
     static func randomConfiguration(_ random: inout SplitMix64) -> FeedConfiguration {
