@@ -42,16 +42,6 @@ import Testing
 @Suite("Model-based randomized runs")
 struct ModelCheckingTests {
     static let shards = 16
-
-    /// Issue 22's bugs 1 and 2, not fixed in the engine yet: a head-merging refresh puts the
-    /// merged items in a page record of their own before the first page, naming no `previous`
-    /// (the bound then never drops pages at the start: `pagesKeptOverBound`; a merge into a
-    /// one-page list over the bound drops that page) and, when the merged page's `next` is
-    /// `nil`, the export fails FeedState's page-after-end check and returns `nil`. A failing
-    /// run that agrees with a model of that rule (``ReferenceModel/mergesIntoARecordOfTheirOwn``)
-    /// is recorded as this known issue; any other failure as a failure.
-    static let knownBugs: Comment = "issue 22 bugs 1 and 2: after a head merge the bound stops at the start and a bounded export can return nil"
-
     static let firstLongSeed: UInt64 = 1_000_000
     static let firstMixSeed: UInt64 = 2_000_000
 
@@ -128,20 +118,13 @@ struct ModelCheckingTests {
                 try await run.run(steps: steps)
                 if measuring { coverage.merge(run.coverage, uniquingKeysWith: +) }
             } catch {
+                failures += 1
                 let trace = run.trace.suffix(40).joined(separator: "\n")
-                let report = """
+                Issue.record("""
                     seed \(seed) failed at step \(run.stepsDone) of \(steps): \(error)
                     replay: \(mixesFeatures ? "ASYNCPAGING_MIX_SEED" : "ASYNCPAGING_SEED")=\(seed) \(mixesFeatures ? "ASYNCPAGING_MIX_STEPS" : "ASYNCPAGING_STEPS")=\(steps) swift test --filter ModelCheckingTests
                     \(trace)
-                    """
-                // A run that agrees with the engine's old head-merge rule failed by the known bugs.
-                let oldRule = ModelRun(seed: seed, mixesFeatures: mixesFeatures, modelsKnownBugs: true)
-                if (try? await oldRule.run(steps: steps)) != nil {
-                    withKnownIssue(Self.knownBugs) { Issue.record(Comment(rawValue: report)) }
-                    continue
-                }
-                failures += 1
-                Issue.record(Comment(rawValue: report))
+                    """)
                 if failures >= 3 { return }
             }
         }

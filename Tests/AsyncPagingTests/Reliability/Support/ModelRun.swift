@@ -52,12 +52,7 @@ final class ModelRun {
     private var pastCoverage: [String: Int] = [:]
     private(set) var trace: [String] = []
 
-    /// The engine's rule before the fix of issue 22's bugs 1 and 2
-    /// (``ReferenceModel/mergesIntoARecordOfTheirOwn``).
-    let modelsKnownBugs: Bool
-
-    init(seed: UInt64, verbose: Bool = false, mixesFeatures: Bool = false, modelsKnownBugs: Bool = false) {
-        self.modelsKnownBugs = modelsKnownBugs
+    init(seed: UInt64, verbose: Bool = false, mixesFeatures: Bool = false) {
         self.seed = seed
         self.verbose = verbose
         self.mixesFeatures = mixesFeatures
@@ -74,7 +69,6 @@ final class ModelRun {
         source = plan.makeSource(progress: progress)
         outcomes = CallOutcomes(progress: progress)
         model = ReferenceModel(configuration: configuration, plan: plan, initialCursor: initialCursor)
-        model.mergesIntoARecordOfTheirOwn = modelsKnownBugs
         let feed = RowFeed(source: source, clock: clock, configuration: configuration, initialCursor: initialCursor)
         self.feed = feed
         events = SignallingRecorder(feed.events, progress: progress)
@@ -267,7 +261,6 @@ final class ModelRun {
         model = ReferenceModel(
             configuration: configuration, plan: plan, initialCursor: initialCursor, restoring: pages,
             generation: state.generation, refreshes: refreshes)
-        model.mergesIntoARecordOfTheirOwn = modelsKnownBugs
         let feed = RowFeed(
             source: source, clock: clock, configuration: configuration, initialCursor: initialCursor,
             restoring: state, restorePolicy: refreshes ? .always : .never)

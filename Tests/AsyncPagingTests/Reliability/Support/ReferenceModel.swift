@@ -157,10 +157,6 @@ struct ReferenceModel {
 
     let configuration: FeedConfiguration
     let plan: ResponsePlan
-    /// The engine's rule before the fix of issue 22's bugs 1 and 2: merged items in a page
-    /// record of their own before the first page. Only to tell those known bugs from others
-    /// (``ModelCheckingTests``): a run that fails but agrees with this rule failed by them.
-    var mergesIntoARecordOfTheirOwn = false
     private(set) var now: Duration = .zero
     private(set) var isClosed = false
     private(set) var list: [Int] = []
@@ -809,8 +805,8 @@ struct ReferenceModel {
         // their own (a record before the first page, naming no `previous`, stopped the bound at
         // the start and made the export fail: see ModelCheckingTests). The first page keeps its
         // cursors.
-        if pages.isEmpty || mergesIntoARecordOfTheirOwn {
-            pages.insert(PageRecord(count: kept.count, previous: previous, next: next, fetchedWith: nil), at: 0)
+        if pages.isEmpty {
+            pages.append(PageRecord(count: kept.count, previous: previous, next: next, fetchedWith: nil))
         } else {
             pages[0].count += kept.count
         }
