@@ -21,7 +21,13 @@ extension FeedController {
     ///     clock a restoring ``RestorePolicy/ifOlderThan(_:clock:)`` reads.
     /// - Returns: The state, or `nil` before the first page has been applied (nothing to
     ///   restore: create the controller without `restoring:`).
-    public func exportState(anchorIndex: Int? = nil, savedBy clock: any EpochClock = WallClock()) -> FeedState<Item, Cursor>? {
+    /// - Throws: ``FeedStateError`` should the list's pages not form one list that can be
+    ///   restored. Every rule of the controller keeps them one list (the bound, head merges,
+    ///   edits and restores included), so this is a report of a bug, never a state that is
+    ///   silently lost.
+    public func exportState(
+        anchorIndex: Int? = nil, savedBy clock: any EpochClock = WallClock()
+    ) throws(FeedStateError) -> FeedState<Item, Cursor>? {
         let records = inMachine { machine in
             machine.keepsPages ? Array(machine.pages) : machine.wholeListAsOnePage(itemCount: store.count)
         }
@@ -57,9 +63,8 @@ extension FeedController {
             pages.append(Page(items: items, previous: record.previous, next: record.next))
         }
         let anchor = anchorIndex.flatMap { (0..<exported).contains($0) ? $0 : nil }
-        // The records form one list by construction; should they ever not, no state is better
-        // than a trap.
-        return try? FeedState(
+        // The records form one list by construction; should they ever not, the error says where.
+        return try FeedState(
             pages: pages, generation: published.generation, anchorIndex: anchor, savedAt: clock.timeSinceEpoch)
     }
 
@@ -113,7 +118,10 @@ extension FeedController where Item: Identifiable {
     /// ``exportState(anchorIndex:savedBy:)`` with the anchor given by the id of the item the
     /// UI shows at the top, found by a linear search of the list (O(items)); an id not in the
     /// list saves no anchor.
-    public func exportState(anchorID: Item.ID?, savedBy clock: any EpochClock = WallClock()) -> FeedState<Item, Cursor>? {
+    /// - Throws: ``FeedStateError``, as ``exportState(anchorIndex:savedBy:)`` does.
+    public func exportState(
+        anchorID: Item.ID?, savedBy clock: any EpochClock = WallClock()
+    ) throws(FeedStateError) -> FeedState<Item, Cursor>? {
         // Searched in the list as shown (edits included), which is the exported list; without
         // edits, in the store directly (the snapshot's subscript checks for edits per item).
         var anchorIndex: Int?
@@ -128,6 +136,6 @@ extension FeedController where Item: Identifiable {
                 }
             }
         }
-        return exportState(anchorIndex: anchorIndex, savedBy: clock)
+        return try exportState(anchorIndex: anchorIndex, savedBy: clock)
     }
 }

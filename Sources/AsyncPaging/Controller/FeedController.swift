@@ -6,8 +6,8 @@
 /// before the first one and prepends it. A refresh cancels the loads at both ends, a load at
 /// an end cancels a refresh (by default), and the two ends load at once. A result that arrives
 /// for a cancelled load is dropped, even from a source that ignores cancellation. The rules are
-/// listed in the README and live in one place, `FeedStateMachine`; this actor only carries them
-/// out (`FeedController+Actions.swift`) and runs the tasks (`FeedController+Tasks.swift`).
+/// listed in <doc:BehaviourReference> and live in one place, a pure state machine; this actor
+/// only carries out its actions and runs the tasks.
 ///
 /// ```swift
 /// let feed = FeedController<Post, Int>(clock: ContinuousClock()) { request in

@@ -520,7 +520,19 @@
             start = Edge()
             start.cursor = previous
             start.reachedEnd = previous == nil
-            if keepsPages { pages.prepend(_PageRecord(itemCount: applied, previous: previous, next: next, fetchedWith: nil)) }
+            if keepsPages {
+                // The merged items join the first page, as items inserted at the top by an edit
+                // do: the head of the data stays one page fetched from the top, whose `next`
+                // still leads to the second page. (A page of their own, with no `previous`, kept
+                // the bound from ever dropping the first pages, and broke export when the merged
+                // page named no `next`.)
+                if pages.isEmpty {
+                    pages.prepend(_PageRecord(itemCount: applied, previous: previous, next: next, fetchedWith: nil))
+                } else {
+                    pages[0].itemCount += applied
+                    pages[0].previous = previous
+                }
+            }
             let trim = trimToBound(grownAt: .loadPrevious, into: &actions)
             let summary = LoadSummary(itemsApplied: applied, droppedDuplicates: dropped, reachedEnd: end.reachedEnd)
             end(current, .completed, summary: summary, into: &actions)

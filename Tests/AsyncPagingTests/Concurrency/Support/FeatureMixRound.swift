@@ -171,11 +171,19 @@ struct FeatureMixRound {
     }
 
     /// Exports on the controller's executor, beside the list it exports, and checks the state:
-    /// never `nil` after the first page, the list shown, only the first page without a `previous`.
+    /// never `nil` after the first page nor an error (every list of this source is one chain of
+    /// cursors), the list shown, only the first page without a `previous`.
     static func checkedExport(
         of feed: Feed, configuration: FeedConfiguration, problem: @Sendable (String) -> Void
     ) async -> FeedState<StressRow, Int>? {
-        let (state, shown) = await exportBeside(feed)
+        let (exported, shown) = await exportBeside(feed)
+        let state: FeedState<StressRow, Int>?
+        switch exported {
+        case .success(let value): state = value
+        case .failure(let error):
+            problem("exportState() threw \(error) (list \(shown.map(\.id)), generation \(shown.generation))")
+            return nil
+        }
         guard let state else {
             if shown.generation > 0 {
                 problem("exportState() returned nil after the first page (list \(shown.map(\.id)), generation \(shown.generation))")
@@ -196,8 +204,16 @@ struct FeatureMixRound {
     }
 
     /// The export and the list, read in one job on the controller's executor.
-    static func exportBeside(_ feed: isolated Feed) -> (FeedState<StressRow, Int>?, FeedSnapshot<StressRow>) {
-        (feed.exportState(), feed.currentSnapshot)
+    static func exportBeside(
+        _ feed: isolated Feed
+    ) -> (Result<FeedState<StressRow, Int>?, FeedStateError>, FeedSnapshot<StressRow>) {
+        let exported: Result<FeedState<StressRow, Int>?, FeedStateError>
+        do throws(FeedStateError) {
+            exported = .success(try feed.exportState())
+        } catch {
+            exported = .failure(error)
+        }
+        return (exported, feed.currentSnapshot)
     }
 
     /// A controller restored from `state` shows its list and exports the same pages.
@@ -211,7 +227,13 @@ struct FeatureMixRound {
         if shown.map(\.id) != state.items.map(\.id) || shown.generation != state.generation {
             problem("restored from \(state.items.map(\.id)) (generation \(state.generation)), it shows \(shown.map(\.id)) (generation \(shown.generation))")
         }
-        let again = await restored.exportState()
+        let again: FeedState<StressRow, Int>?
+        do throws(FeedStateError) {
+            again = try await restored.exportState()
+        } catch {
+            problem("a controller restored from \(state.items.map(\.id)) cannot export: \(error)")
+            again = nil
+        }
         let pages = { (state: FeedState<StressRow, Int>?) in
             state?.pages.map { "\($0.items.map(\.id)) \(String(describing: $0.previous)) \(String(describing: $0.next))" }
         }

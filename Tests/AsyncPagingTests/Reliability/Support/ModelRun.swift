@@ -275,23 +275,34 @@ final class ModelRun {
     }
 
     /// `exportState(anchorIndex:)` of the controller, checked against the model's pages,
-    /// generation and anchor; `nil` only before the first page.
+    /// generation and anchor: `nil` only before the first page; after it the state, or the
+    /// typed error FeedState's checks give the model's pages (a source whose cursors loop).
     private func exportState(anchor: Int?) async throws(ModelMismatch) -> FeedState<FeedRow, Int>? {
         guard let feed else { return nil }
-        let state = await feed.exportState(anchorIndex: anchor)
+        let exported: Result<FeedState<FeedRow, Int>?, FeedStateError>
+        do throws(FeedStateError) {
+            exported = .success(try await feed.exportState(anchorIndex: anchor))
+        } catch {
+            exported = .failure(error)
+        }
         guard let expected = model.exportedPages else {
-            try expect(state == nil, "exportState() before the first page returned \(String(describing: state))")
+            try expect(exported == .success(nil), "exportState() before the first page returned \(exported)")
             return nil
         }
         if let error = model.exportError {
-            // Pages that are not one list by FeedState's rules: no state, a typed error.
-            try expect(state == nil, "exportState() returned \(String(describing: state)); the model's pages \(expected) fail: \(error)")
-            log("export: no state (\(error))")
+            // Pages that are not one list by FeedState's rules: no state, that typed error.
+            try expect(exported == .failure(error), "exportState() returned \(exported); the model's pages \(expected) fail: \(error)")
+            log("export: \(error)")
             return nil
         }
-        guard let state else {
+        let state: FeedState<FeedRow, Int>
+        switch exported {
+        case .success(let value?): state = value
+        case .success(nil):
             throw ModelMismatch(description:
                 "exportState() returned nil after the first page was applied: list \(model.list), the model exports \(expected)")
+        case .failure(let error):
+            throw ModelMismatch(description: "exportState() threw \(error): list \(model.list), the model exports \(expected)")
         }
         let pages = state.pages.map {
             ReferenceModel.ExportedPage(ids: $0.items.map(\.id), previous: $0.previous, next: $0.next)

@@ -299,7 +299,7 @@ struct ReferenceModel {
     /// Why ``exportedPages`` are not a state that can be restored (FeedState's checks: page
     /// `k > 0` is taken to be fetched with the `next` of page `k - 1`, so a list whose source
     /// named cursors that loop, or a `next` of `nil` before its last page, cannot be saved):
-    /// `exportState()` then gives that typed error (today, `nil`). `nil` when it can.
+    /// `exportState()` then throws that typed error. `nil` when it can.
     var exportError: FeedStateError? {
         guard let pages = exportedPages else { return nil }
         do {
@@ -790,8 +790,9 @@ struct ReferenceModel {
 
     /// RefreshMode.mergeAtHead, the first page sharing an id with the list: only its items
     /// before the first known id go on top (`.prepended`, same generation), the rest of the page
-    /// counts as duplicates; every loaded page stays (but the bound may drop pages at the end
-    /// for the new ones), the end and its cursors stay, the start is the page's `previous`.
+    /// counts as duplicates; they join the first page; every loaded page stays (but the bound
+    /// may drop pages at the end for the new ones), the end and its cursors stay, the start is
+    /// the page's `previous`.
     private mutating func mergeAtHead(_ load: Load, ids: [Int], firstKnown: Int, previous: Int?, next: Int?) {
         var seen: Set<Int> = []
         let kept = ids[..<firstKnown].filter { seen.insert($0).inserted }
@@ -803,12 +804,13 @@ struct ReferenceModel {
         ends[.loadPrevious] = End(cursor: previous, atEndOfData: previous == nil)
         // The merged items join the first page, as items inserted at the top do: no page of
         // their own (a record before the first page, naming no `previous`, stopped the bound at
-        // the start and made the export fail: see ModelCheckingTests). The first page keeps its
-        // cursors.
+        // the start and made the export fail: see the type's comment). The first page's
+        // `previous` is the merged page's: the start's cursor.
         if pages.isEmpty {
             pages.append(PageRecord(count: kept.count, previous: previous, next: next, fetchedWith: nil))
         } else {
             pages[0].count += kept.count
+            pages[0].previous = previous
         }
         let removed = trimToBound(grownAt: .loadPrevious)
         if removed.atEnd > 0 { mergesThatDropped += 1 }
