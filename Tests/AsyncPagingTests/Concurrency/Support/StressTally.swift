@@ -41,13 +41,21 @@ final class StressTally: Sendable {
 
     var summary: String {
         let counts = self.counts
+        let subscriptions = """
+            \(counts.subscriptions) subscriptions (\(counts.cancelledSubscribers) left by task cancellation, \
+            \(counts.brokenSubscribers) by break, \(counts.droppedStreams) dropped unread)
+            """
+        if counts.mixRounds > 0 {
+            return """
+                \(counts.mixRounds) rounds mixing features, \(counts.fetches) fetches, \(counts.edits) edits, \
+                \(counts.exports) exports checked, \(counts.restores) restores checked, \(counts.boundChecks) bound checks, \
+                \(subscriptions)
+                """
+        }
         return """
             \(counts.rounds) rounds, \(counts.callsReturned) awaited calls (of \(counts.callsStarted) started), \
-            \(counts.sends) sends, \(counts.closes) closes, \(counts.fetches) fetches, \
-            \(counts.subscriptions) subscriptions (\(counts.cancelledSubscribers) left by task cancellation, \
-            \(counts.brokenSubscribers) by break, \(counts.droppedStreams) dropped unread), \
-            lists checked with \(counts.prependedItemsChecked) prepended and \(counts.appendedItemsChecked) appended items\
-            \(counts.mixRounds > 0 ? "; \(counts.mixRounds) rounds mixing features: \(counts.edits) edits, \(counts.exports) exports, \(counts.restores) restores, \(counts.boundChecks) bound checks" : "")
+            \(counts.sends) sends, \(counts.closes) closes, \(counts.fetches) fetches, \(subscriptions), \
+            lists checked with \(counts.prependedItemsChecked) prepended and \(counts.appendedItemsChecked) appended items
             """
     }
 }
