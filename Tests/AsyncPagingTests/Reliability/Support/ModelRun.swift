@@ -513,7 +513,7 @@ final class ModelRun {
 
     private func check(after step: String, feedMayBeGone: Bool = false) throws(ModelMismatch) {
         if verbose {
-            log("after \(step): list \(model.list) v\(model.version) (\(model.versions.last!.change)), status \(model.status), \(model.loadStates), t+\(model.now)")
+            log("after \(step): list \(model.list) v\(model.version) (\(model.versions.last!.change)), status \(model.status), \(model.loadStates), t+\(model.now); \(model.pagesDescription)")
         } else {
             log("after \(step): list \(model.list) v\(model.version), status \(model.status), t+\(model.now)")
         }

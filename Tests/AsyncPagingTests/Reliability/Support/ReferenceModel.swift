@@ -135,7 +135,7 @@ struct ReferenceModel {
 
     /// One page of the list, as the bound sees it (FeedConfiguration.maximumItems): its items
     /// in the list (0 when all were duplicates: still a page), the cursors it names, the cursor
-    /// that fetched it and those of the empty pages its load followed.
+    /// that fetched it.
     struct PageRecord: CustomStringConvertible {
         /// Its items, those removed by an edit included: they count toward the bound until the
         /// page goes (FeedConfiguration.maximumItems).
@@ -143,7 +143,6 @@ struct ReferenceModel {
         var previous: Int?
         var next: Int?
         let fetchedWith: Int?
-        var followedEmpty: [Int] = []
         /// Its items removed by ``FeedController/remove(ids:)``: in ``count``, not in the list.
         var removed = 0
 
@@ -179,10 +178,15 @@ struct ReferenceModel {
     private(set) var reloadedAfterDrop = 0
     private(set) var loads: [FeedSide: Load] = [:]
     private var ends: [FeedSide: End] = [.loadMore: End(), .loadPrevious: End()]
+    /// The empty pages a load at an end followed, by the cursor of the page with items it
+    /// landed (FeedConfiguration.maximumItems: they leave the guard with that page).
+    private var emptyPagesBefore: [Int: [Int]] = [:]
     /// Cursors fetched since the last applied refresh, at either end.
     private var fetchedCursors: Set<Int> = []
     /// The failures standing, oldest first, one per side at most.
     private(set) var failures: [FeedFailure] = []
+    /// Where `refresh()` starts: `nil`, or for a restored controller its first page's cursor.
+    private var refreshStart: Int?
     /// The cursor the latest refresh started from, which `retry()` fetches again.
     private var refreshCursor: Int?
     private var lastLoadNumber = 0
@@ -228,7 +232,8 @@ struct ReferenceModel {
     /// cursors a restore takes (page `k > 0` fetched with the `next` of page `k - 1`, the first
     /// with the `previous` of the second), those cursors in the repeated-cursor guard, both ends
     /// from the edge pages (an end whose cursor is one of them halted with a repeated-cursor
-    /// failure); then a refresh from `initialCursor` if the restore policy says so.
+    /// failure); then, if the restore policy says so, a refresh from the restored first page
+    /// (`RestoredRefreshStart.savedFirstPage`), as every later `refresh()`.
     init(
         configuration: FeedConfiguration, plan: ResponsePlan, initialCursor: Int?,
         restoring saved: [ExportedPage], generation: UInt64, refreshes: Bool
@@ -256,10 +261,14 @@ struct ReferenceModel {
             ends[side]!.stoppedBy = .repeatedCursor("\(cursor)")
             failures.append(FeedFailure(error: FeedError.repeatedCursor("\(cursor)"), side: side, attempt: 1))
         }
+        // RestoredRefreshStart.savedFirstPage: refresh() starts at the restored list's own first
+        // page, fetched again with the cursor it was fetched with (none known for one page),
+        // or from `nil` when that page is the first of the data (no `previous`).
+        if let first = saved.first, first.previous != nil, saved.count > 1 { refreshStart = saved[1].previous }
         if refreshes {
             // A refresh clears every failure (the halts stay until its page lands).
             failures = []
-            startLoad(.refresh, cursor: initialCursor, attempt: 1, announce: true, caller: nil)
+            startLoad(.refresh, cursor: refreshStart, attempt: 1, announce: true, caller: nil)
         }
         flushCancelledArrivals()
     }
@@ -308,6 +317,11 @@ struct ReferenceModel {
         } catch {
             return error
         }
+    }
+
+    /// The page records and the cursors in the repeated-cursor guard, for a replay's trace.
+    var pagesDescription: String {
+        "pages \(pages), fetched \(fetchedCursors.sorted()), start \(ends[.loadPrevious]!), end \(ends[.loadMore]!)"
     }
 
     /// The items the bound counts: every page's, removed ones included.
@@ -372,7 +386,7 @@ struct ReferenceModel {
 
     mutating func call(_ call: ModelCall, id: Int) {
         switch call {
-        case .refresh: requestRefresh(id, from: nil)
+        case .refresh: requestRefresh(id, from: refreshStart)
         case .refreshFrom(let cursor): requestRefresh(id, from: cursor)
         case .loadMore: requestEndLoad(id, at: .loadMore)
         case .loadPrevious: requestEndLoad(id, at: .loadPrevious)
@@ -737,14 +751,16 @@ struct ReferenceModel {
             // A new list: its own cursors, both ends open again, every failure cleared.
             hasFirstPage = true
             fetchedCursors = []
+            emptyPagesBefore = [:]
             failures = []
             pages = []
             ends[.loadMore] = End()
             ends[.loadPrevious] = End(cursor: previous, atEndOfData: previous == nil, edgePageCursor: load.cursor)
         }
         if let cursor = load.cursor { fetchedCursors.insert(cursor) }
+        if side != .refresh, !load.followedEmpty.isEmpty, let cursor = load.cursor { emptyPagesBefore[cursor] = load.followedEmpty }
         let record = PageRecord(
-            count: applied, previous: previous, next: next, fetchedWith: load.cursor, followedEmpty: load.followedEmpty)
+            count: applied, previous: previous, next: next, fetchedWith: load.cursor)
         if side == .loadPrevious { pages.insert(record, at: 0) } else { pages.append(record) }
         let grownEnd: FeedSide = side == .loadPrevious ? .loadPrevious : .loadMore
         var end = ends[grownEnd]!
@@ -844,8 +860,12 @@ struct ReferenceModel {
                 break
             }
             let record = atStart ? pages.removeFirst() : pages.removeLast()
-            if let cursor = record.fetchedWith { fetchedCursors.remove(cursor) }
-            for cursor in record.followedEmpty { fetchedCursors.remove(cursor) }
+            if let cursor = record.fetchedWith {
+                fetchedCursors.remove(cursor)
+                // The empty pages followed to a page fetched with that cursor leave with it (by
+                // cursor: with two pages of one cursor, the first to go takes them).
+                for followed in emptyPagesBefore.removeValue(forKey: cursor) ?? [] { fetchedCursors.remove(followed) }
+            }
             droppedIDs.formUnion(atStart ? list.prefix(record.shown) : list.suffix(record.shown))
             if atStart { list.removeFirst(record.shown) } else { list.removeLast(record.shown) }
             droppedPages += 1
