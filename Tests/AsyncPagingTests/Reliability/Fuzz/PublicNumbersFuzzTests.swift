@@ -351,13 +351,17 @@ enum ControllerNumbersFuzz: FuzzCase {
             case .update(let id): _ = try? await feed.update(FuzzNote(id: id))
             case .insert(let id): try? await feed.insertAtTop([FuzzNote(id: id)])
             case .export(let anchor):
-                exported = await feed.exportState(anchorIndex: anchor, savedBy: epoch)
+                do { exported = try await feed.exportState(anchorIndex: anchor, savedBy: epoch) } catch {
+                    return "exportState(anchorIndex: \(String(describing: anchor))) threw \(error)"
+                }
                 if let exported, exported.itemCount != feed.currentSnapshot.count {
                     return "exported \(exported.itemCount) items of \(feed.currentSnapshot.count)"
                 }
             case .restore(let anchor, let savedAt):
                 var saved = exported
-                if saved == nil { saved = await feed.exportState(savedBy: epoch) }
+                if saved == nil {
+                    do { saved = try await feed.exportState(savedBy: epoch) } catch { return "exportState threw \(error)" }
+                }
                 guard let state = saved else { break }
                 let restored = (try? FeedState(pages: state.pages, generation: state.generation, anchorIndex: anchor, savedAt: savedAt)) ?? state
                 await feed.close()
