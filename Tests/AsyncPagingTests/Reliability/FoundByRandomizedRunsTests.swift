@@ -7,7 +7,7 @@ import Testing
 /// steps), each stating the documented rule it broke. Both were fixed on main in 503ec1f.
 /// The runs with the memory bound and head merges (issue 13) found the third (seed 419, see
 /// h11-model-ENGINE-BUGS.md): disabled until the engine follows the rule. The runs that mix
-/// features (issue 22) found the fourth: an export that throws for a list the controller holds.
+/// features (issue 22) found the fourth: an export that threw for a list the controller holds.
 @Suite("Rules the randomized runs found broken")
 struct FoundByRandomizedRunsTests {
     let clock = TestClock()
@@ -94,16 +94,13 @@ struct FoundByRandomizedRunsTests {
         await feed.close()
     }
 
-    /// `exportState()`'s documentation: "Every rule of the controller keeps them one list (the
-    /// bound, head merges, edits and restores included), so [a FeedStateError] is a report of
-    /// a bug". But FeedState takes page `k > 0` to have been fetched with the `next` of page
-    /// `k - 1`, and a page loaded at the start was fetched with the `previous` of the page
-    /// after it: when the source's two cursors disagree (here the page before names no
-    /// `next`; elsewhere two pages name the same `next`), the live list loads on at both ends
-    /// yet cannot be exported (the model runs: seeds 1000171, 1805, 2237 with `pageAfterEnd`,
-    /// 2000006, 2000012, 1000054, 423 with `repeatedCursor`). Either the export writes the
-    /// cursors the pages were fetched with, or the documentation names this bad input.
-    @Test("a bounded feed whose start page names no next exports (known issue)")
+    /// FeedState takes page `k > 0` to have been fetched with the `next` of page `k - 1`; a page
+    /// loaded at the start was fetched with the `previous` of the page after it. When a
+    /// source's two cursors disagree (here the page before names no `next`), the export writes
+    /// the cursors the pages were fetched with (it threw `pageAfterEnd` before 6a97466; the
+    /// model runs found it: seeds 1000171, 1805, 2237, and with `repeatedCursor` 2000006,
+    /// 2000012, 1000054, 423), and the state restores to the same list and ends.
+    @Test("a bounded feed whose start page names no next exports the cursors that fetched its pages")
     func exportAfterAStartPageWithoutNext() async throws {
         let configuration = try FeedConfiguration(pageSize: 3, loadsInitialPage: false, maximumItems: 100)
         let feed = RowFeed(source: source, clock: clock, configuration: configuration)
@@ -113,12 +110,12 @@ struct FoundByRandomizedRunsTests {
         source.enqueue(.page(Page(items: rows(12..<15), previous: 3, next: nil)))
         #expect(await feed.loadPrevious() == LoadResult(side: .loadPrevious, outcome: .completed(LoadSummary(itemsApplied: 3))))
         #expect(feed.currentSnapshot.ids == Array(12..<18))
-        #expect(await feed.cursors == FeedCursors(previous: 3, next: 6, reachedEnd: false, reachedStart: false))
-        var thrown: FeedStateError?
-        do throws(FeedStateError) { _ = try await feed.exportState() } catch { thrown = error }
-        withKnownIssue("exportState() throws pageAfterEnd(pageIndex: 1) for a list the controller loads on at both ends") {
-            #expect(thrown == nil, "exportState() threw \(String(describing: thrown))")
-        }
+        let state = try #require(try await feed.exportState())
+        #expect(state.pages == [Page(items: rows(12..<15), previous: 3, next: 5), Page(items: rows(15..<18), previous: 4, next: 6)])
+        let restored = RowFeed(source: source, clock: clock, configuration: configuration, restoring: state, restorePolicy: .never)
+        #expect(restored.currentSnapshot.ids == Array(12..<18))
+        #expect(await restored.cursors == FeedCursors(previous: 3, next: 6, reachedEnd: false, reachedStart: false))
+        await restored.close()
         await feed.close()
     }
 }

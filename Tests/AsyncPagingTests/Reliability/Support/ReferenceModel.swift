@@ -286,7 +286,8 @@ struct ReferenceModel {
 
     /// What ``FeedController/exportState(anchorIndex:savedBy:)`` must return: `nil` before the
     /// first page; else a bounded feed's pages one by one (the items shown: removed ones left
-    /// out, items inserted or merged at the top in the first page), an unbounded feed's list as
+    /// out, items inserted or merged at the top in the first page; the cursors between pages
+    /// those the pages were fetched with), an unbounded feed's list as
     /// one page with the cursors of its two ends. Never `nil` after the first page: a list that
     /// cannot be exported is a failure to report, not an empty answer.
     var exportedPages: [ExportedPage]? {
@@ -296,19 +297,23 @@ struct ReferenceModel {
             return [ExportedPage(
                 ids: list, previous: start.atEndOfData ? nil : start.cursor, next: end.atEndOfData ? nil : end.cursor)]
         }
+        // Written as the cursors the pages were fetched with: page k's `next` is the cursor page
+        // k + 1 was fetched with, the second page's `previous` the first's (when known); the edge
+        // cursors are the live ones.
         var exported: [ExportedPage] = []
         var offset = 0
-        for page in pages {
-            exported.append(ExportedPage(ids: Array(list[offset..<(offset + page.shown)]), previous: page.previous, next: page.next))
+        for (index, page) in pages.enumerated() {
+            let previous = index == 1 ? pages[0].fetchedWith ?? page.previous : page.previous
+            let next = index + 1 < pages.count ? pages[index + 1].fetchedWith ?? page.next : page.next
+            exported.append(ExportedPage(ids: Array(list[offset..<(offset + page.shown)]), previous: previous, next: next))
             offset += page.shown
         }
         return exported
     }
 
-    /// Why ``exportedPages`` are not a state that can be restored (FeedState's checks: page
-    /// `k > 0` is taken to be fetched with the `next` of page `k - 1`, so a list whose source
-    /// named cursors that loop, or a `next` of `nil` before its last page, cannot be saved):
-    /// `exportState()` then throws that typed error. `nil` when it can.
+    /// Why ``exportedPages`` are not a state that can be restored (FeedState's checks: no
+    /// cursor fetches two pages, so a list in which a looping source had one cursor fetch two
+    /// pages cannot be saved): `exportState()` then throws that typed error. `nil` when it can.
     var exportError: FeedStateError? {
         guard let pages = exportedPages else { return nil }
         do {
