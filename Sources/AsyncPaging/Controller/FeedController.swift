@@ -69,6 +69,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     //   after it.
     // - `actionBuffer`: the action list the machine writes into, reused so that a page allocates
     //   no array.
+    // - `_sessionJournal`: what changed since a session registry last saved the list (nil unless
+    //   a registry with a store attached one; FeedController+SessionJournal.swift).
     #if DEBUG
     @usableFromInline var machine: Machine
     @usableFromInline var store = ItemStore<Item>()
@@ -80,6 +82,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @usableFromInline var deferredAnswers: [ArrivedAnswer] = []
     @usableFromInline var actionBuffer: [Machine.Action] = []
     @usableFromInline var random = SystemRandomNumberGenerator()
+    @usableFromInline var _sessionJournal: _FeedSessionJournal<Item, Cursor>?
     #else
     @exclusivity(unchecked) @usableFromInline var machine: Machine
     @exclusivity(unchecked) @usableFromInline var store = ItemStore<Item>()
@@ -91,6 +94,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @exclusivity(unchecked) @usableFromInline var deferredAnswers: [ArrivedAnswer] = []
     @exclusivity(unchecked) @usableFromInline var actionBuffer: [Machine.Action] = []
     @exclusivity(unchecked) @usableFromInline var random = SystemRandomNumberGenerator()
+    @exclusivity(unchecked) @usableFromInline var _sessionJournal: _FeedSessionJournal<Item, Cursor>?
     #endif
 
     @usableFromInline struct Waiter {
