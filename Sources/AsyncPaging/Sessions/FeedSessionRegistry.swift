@@ -490,16 +490,25 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
 
     /// Closes a detached session's controller, saves its last changes (when `save`), forgets
     /// its version, and sends the event.
-    private func finishEviction(_ slot: Slot, reason: FeedSessionEviction<Key>.Reason, save: Bool) async {
-        await slot.controller.close()
-        if let store {
-            await takeStoreTurn(slot.key)
-            if save { _ = try? await saveRecords(of: slot.key, slot.controller, to: store) }
-            // A restore of the same key waits for this turn and then reads the version anew.
-            savedVersions[slot.key] = nil
-            giveUpStoreTurn(slot.key)
+    private func finishEviction(_ slot: consuming Slot, reason: FeedSessionEviction<Key>.Reason, save: Bool) async {
+        let key = slot.key
+        var controller: FeedController<Item, Cursor>? = slot.controller
+        _ = consume slot
+        if store == nil && isKnownUniquelyReferenced(&controller) {
+            // Nobody else holds it (no caller, no load, whose task would hold it): releasing it
+            // closes it as `close()` does (FeedController.deinit), without a hop to its actor.
+            controller = nil
+        } else if let controller {
+            await controller.close()
+            if let store {
+                await takeStoreTurn(key)
+                if save { _ = try? await saveRecords(of: key, controller, to: store) }
+                // A restore of the same key waits for this turn and then reads the version anew.
+                savedVersions[key] = nil
+                giveUpStoreTurn(key)
+            }
         }
-        let event = FeedSessionEviction(key: slot.key, reason: reason)
+        let event = FeedSessionEviction(key: key, reason: reason)
         let continuations = evictionSubscribers.withLock { Array($0.continuations.values) }
         for continuation in continuations { continuation.yield(event) }
     }

@@ -16,7 +16,7 @@
 /// whenever it likes (say when the log is longer than the base); that changes no version.
 ///
 /// ``InMemoryFeedSessionStore`` keeps sessions in memory (tests, one process);
-/// ``FileFeedSessionStore`` keeps them in files. A store shared by several instances (a
+/// `FileFeedSessionStore` (module `AsyncPagingFileStore`) keeps them in files. A store shared by several instances (a
 /// database) makes each write a transaction that checks the version, e.g. in SQL
 /// `UPDATE … SET version = $new … WHERE key = $key AND version = $expected`, then inserts the
 /// page row, and reports a conflict when no row was updated.
