@@ -254,8 +254,8 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
         return slots[index]?.controller
     }
 
-    /// Closes and removes session `key`, here and in the ``store``. Returns false when it
-    /// was neither open nor saved.
+    /// Closes and removes session `key`, here and in the ``store``, even while it is in use
+    /// (its loads end cancelled by close). Returns false when it was neither open nor saved.
     @discardableResult
     public func remove(_ key: Key) async -> Bool {
         var removed = false
@@ -272,7 +272,7 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
         return removed
     }
 
-    /// Closes every session (saving their last changes) and the registry: ``evictions`` ends
+    /// Closes every session, in use or not (saving their last changes), and the registry: ``evictions`` ends
     /// after the last event, and later calls are refused (``controller(for:)`` answers closed
     /// controllers).
     public func closeAll() async {
@@ -499,13 +499,19 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
             // closes it as `close()` does (FeedController.deinit), without a hop to its actor.
             controller = nil
         } else if let controller {
+            // With a store, callers for `key` wait until its last changes are saved (as for a
+            // session being restored): a restore before that would read a list without them.
+            let marksKey = store != nil && opening[key] == nil
+            if marksKey { opening[key] = [] }
             await controller.close()
             if let store {
                 await takeStoreTurn(key)
                 if save { _ = try? await saveRecords(of: key, controller, to: store) }
-                // A restore of the same key waits for this turn and then reads the version anew.
                 savedVersions[key] = nil
                 giveUpStoreTurn(key)
+            }
+            if marksKey {
+                for waiting in opening.removeValue(forKey: key) ?? [] { waiting.resume() }
             }
         }
         let event = FeedSessionEviction(key: key, reason: reason)
