@@ -113,6 +113,7 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
         store.prepend(contentsOf: items)
         index.record(items, from: store.droppedAtStart - store.addedAtStart)
         machine.itemsInsertedAtTop(items.count)
+        _sessionJournal?.recordWholeList()
         publishList(replacing: false)
         publishStates() // ends the turn: `updates` readers get the insert now
     }
@@ -176,6 +177,7 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
     /// folds the edits into the list first when they are many.
     @inlinable func publishEdit(_ edited: _EditOverlay<Item>, change: FeedChange) {
         overlay = edited
+        _sessionJournal?.recordWholeList()
         if edited.removed.count + edited.replacedPositions.count >= Self.editsFoldedAt { foldEdits() }
         let snapshot = FeedSnapshot(
             version: published.version + 1, generation: published.generation, change: change,

@@ -75,6 +75,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     //   no array.
     // - `_listObservers`: the test kit's observers of every published list, if any (see
     //   `_PublishedListObservers`).
+    // - `_sessionJournal`: what changed since a session registry last saved the list (nil unless
+    //   a registry with a store attached one; FeedController+SessionJournal.swift).
     #if DEBUG
     @usableFromInline var machine: Machine
     @usableFromInline var store = ItemStore<Item>()
@@ -87,6 +89,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @usableFromInline var actionBuffer: [Machine.Action] = []
     @usableFromInline var random = SystemRandomNumberGenerator()
     @usableFromInline package var _listObservers: _PublishedListObservers<Item>?
+    @usableFromInline var _sessionJournal: _FeedSessionJournal<Item, Cursor>?
     #else
     @exclusivity(unchecked) @usableFromInline var machine: Machine
     @exclusivity(unchecked) @usableFromInline var store = ItemStore<Item>()
@@ -99,6 +102,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @exclusivity(unchecked) @usableFromInline var actionBuffer: [Machine.Action] = []
     @exclusivity(unchecked) @usableFromInline var random = SystemRandomNumberGenerator()
     @exclusivity(unchecked) @usableFromInline package var _listObservers: _PublishedListObservers<Item>?
+    @exclusivity(unchecked) @usableFromInline var _sessionJournal: _FeedSessionJournal<Item, Cursor>?
     #endif
 
     @usableFromInline struct Waiter {
