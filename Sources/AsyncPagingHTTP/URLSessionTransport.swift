@@ -56,7 +56,7 @@ public struct URLSessionTransport: HTTPTransport {
             // Division, not `components`, which traps beyond Int64.max seconds.
             urlRequest.timeoutInterval = requestTimeout / .seconds(1)
         }
-        let pending = _PendingDataTask()
+        let pending = PendingDataTask()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPTransportResponse, any Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
@@ -92,7 +92,7 @@ public struct URLSessionTransport: HTTPTransport {
 /// One request of ``URLSessionTransport``, shared by the request, its data task's completion
 /// handler and its cancellation handler: whichever of completion and cancellation comes first
 /// resumes the continuation, exactly once.
-final class _PendingDataTask: Sendable {
+final class PendingDataTask: Sendable {
     private struct State {
         var continuation: CheckedContinuation<HTTPTransportResponse, any Error>?
         /// Set by ``install(_:continuation:)``; read on Apple platforms only, to cancel it.
