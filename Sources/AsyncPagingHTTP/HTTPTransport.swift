@@ -11,6 +11,13 @@ import Foundation
 /// cancellation as `CancellationError`). It should also cancel the request (close the
 /// connection or stop the stream) when the client can do so safely; ``URLSessionTransport`` on
 /// Linux cannot, and lets the request run to its end (see <doc:ChoosingATransport>).
+///
+/// ## Topics
+///
+/// ### Transports
+///
+/// - <doc:ChoosingATransport>
+/// - ``URLSessionTransport``
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the whole response.
     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse
