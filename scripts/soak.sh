@@ -30,10 +30,10 @@
 #                     cancellation races run a tenth of it each, the lifetime test 100,000 cycles
 #   SOAK_TRANSPORT_LOADS  page loads cancelled as their responses complete, over URLSessionTransport
 #                     against the loopback fixture server, in one process (default 1000000; the
-#                     suite runs 25,000); a crash of the process (the FoundationNetworking trap
+#                     suite runs 15,000); a crash of the process (the FoundationNetworking trap
 #                     URLSessionTransport avoids on Linux) fails the part
 #   SOAK_TRANSPORT_PREEMPTED  load-mores preempted by refreshes over URLSessionTransport
-#                     (default 20000; the suite runs 500)
+#                     (default 20000; the suite runs 150)
 #   SOAK_TRANSPORT_AHC_LOADS  "transport-ahc": page loads cancelled over the AsyncHTTPClient
 #                     transport of Examples/FeedService (default 1000000; its suite runs 5,000);
 #                     builds that package in Examples/FeedService/.build-service (minutes)

@@ -18,10 +18,11 @@ struct HTTPFailureTests {
     /// The transport of the tests that watch a cancelled request's connection close. On Apple
     /// platforms a cancelled request is cancelled, which closes its connection; on Linux
     /// `URLSessionTransport` leaves the data task running (cancelling one can trap there), so
-    /// the connection closes when the request's timeout — 2 s here — ends it.
+    /// the connection closes when the request's timeout — 10 s here — ends it. (With 2 s, on a
+    /// loaded machine the request's timeout once fired before the engine's 300 ms timeout.)
     static func closingTransport(_ server: FixtureServer) -> URLSessionTransport {
         #if canImport(FoundationNetworking)
-        URLSessionTransport(session: server.transport.session, requestTimeout: .seconds(2))
+        URLSessionTransport(session: server.transport.session, requestTimeout: .seconds(10))
         #else
         server.transport
         #endif
@@ -77,7 +78,7 @@ struct HTTPFailureTests {
     func slowPageTimesOut() async throws {
         let server = try FixtureServer.start()
         defer { server.stop() }
-        try await withDeadline(45, "slow page") {
+        try await withDeadline(90, "slow page") {
             // The server watches the slow request for 30 s (with 10 s it missed the close once
             // on a machine loaded by four builds at once), far longer than the timeout takes.
             let feed = FeedController(
@@ -97,7 +98,7 @@ struct HTTPFailureTests {
     func refreshCancelsLoadMoreRequest() async throws {
         let server = try FixtureServer.start()
         defer { server.stop() }
-        try await withDeadline(45, "refresh during load-more") {
+        try await withDeadline(90, "refresh during load-more") {
             // Load-mores (requests with a cursor) are slow; refreshes answer at once. The server
             // watches the slow request for 30 s, far longer than a cancel takes even on a loaded
             // machine (with 10 s windows it missed the close once under load).
