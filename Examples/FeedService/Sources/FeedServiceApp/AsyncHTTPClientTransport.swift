@@ -7,11 +7,11 @@ import NIOFoundationCompat
 /// An ``AsyncPagingHTTP/HTTPTransport`` over AsyncHTTPClient: the transport for a server on
 /// Linux.
 ///
-/// Cancelling the calling task cancels the request, which closes its connection, and the send
-/// throws at once (the page source reports the load cancelled). Unlike `URLSessionTransport` on
-/// Linux — which lets a cancelled request run to its end, because cancelling a
-/// FoundationNetworking data task can trap — a cancelled load here frees its connection at
-/// once, and the upstream sees the request go away.
+/// Cancelling the calling task makes AsyncHTTPClient cancel the request (on HTTP/1.1 by closing
+/// its connection), and the send throws at once (the page source reports the load cancelled).
+/// Unlike `URLSessionTransport` on Linux — which lets a cancelled request run to its end,
+/// because cancelling a FoundationNetworking data task can trap — a cancelled load here does
+/// not wait for its answer.
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The client requests go through (its connection pool, its event loops).
     public let client: HTTPClient
