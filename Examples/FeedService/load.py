@@ -107,7 +107,9 @@ def latency_phase(args):
     if args.measured == 0:
         print("latency: %d sessions grown to %d items; errors %d" % (args.sessions, args.size, len(errors)))
         return 1 if errors else 0
-    names = ["lat-%d" % n for n in range(args.sessions) for _ in range(args.measured)]
+    # Round-robin over the sessions (popped from the end): the threads work on different
+    # sessions, as many clients would, rather than queueing on one.
+    names = ["lat-%d" % n for _ in range(args.measured) for n in range(args.sessions)]
     times = []
 
     def measure(client):
