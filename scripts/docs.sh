@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of every library product with the toolchain's `docc`, and
-# checks that every public symbol has a doc comment.
+# checks that every public symbol has a doc comment that names no source file, and that every
+# library module has a catalog.
 #
 #   scripts/docs.sh                  build the package, check coverage, convert; fails on any
 #                                    warning or undocumented public symbol
@@ -52,9 +53,9 @@ log "symbol graphs of: $modules"
 # from a protocol's default implementation (`::SYNTHESIZED::`).
 log "documentation coverage"
 python3 - "$OUT/symbol-graphs" "$ROOT" <<'PYTHON'
-import glob, json, os, sys
+import glob, json, os, re, sys
 directory, root = sys.argv[1], sys.argv[2]
-missing, total = [], 0
+missing, total, sourcefiles = [], 0, []
 for path in sorted(glob.glob(os.path.join(directory, "*.symbols.json"))):
     graph = json.load(open(path))
     for symbol in graph["symbols"]:
@@ -63,7 +64,15 @@ for path in sorted(glob.glob(os.path.join(directory, "*.symbols.json"))):
         if "::SYNTHESIZED::" in symbol["identifier"]["precise"] or "location" not in symbol:
             continue
         total += 1
-        if symbol.get("docComment", {}).get("lines"):
+        lines = symbol.get("docComment", {}).get("lines")
+        if lines:
+            # A symbol's page speaks of the API, never of the files it is written in.
+            for entry in lines:
+                if re.search(r"\w\.swift\b", entry["text"]):
+                    location = symbol["location"]
+                    file = location["uri"].removeprefix("file://")
+                    line = location["position"]["line"] + 1
+                    sourcefiles.append(f"{os.path.relpath(file, root)}:{line}: {'.'.join(symbol['pathComponents'])}: {entry['text'].strip()}")
             continue
         location = symbol["location"]
         file = location["uri"].removeprefix("file://")
@@ -72,8 +81,10 @@ for path in sorted(glob.glob(os.path.join(directory, "*.symbols.json"))):
         missing.append(f"{os.path.relpath(file, root)}:{line}: {graph['module']['name']}.{name} ({symbol['kind']['displayName']})")
 for entry in sorted(set(missing)):
     print("  undocumented:", entry)
+for entry in sorted(set(sourcefiles)):
+    print("  names a source file:", entry)
 print(f"{total - len(set(missing))} of {total} public symbols documented")
-sys.exit(1 if missing else 0)
+sys.exit(1 if missing or sourcefiles else 0)
 PYTHON
 
 # --- One catalog for all modules ---------------------------------------------------------------
@@ -81,8 +92,8 @@ mkdir -p "$OUT/catalog/AsyncPaging.docc"
 for module in $modules; do
     catalog="Sources/$module/$module.docc"
     if [[ ! -d $catalog ]]; then
-        echo "note: $module has no catalog at $catalog: docc makes a plain module page (add one with a landing page)"
-        continue
+        echo "FAIL: $module has no catalog at $catalog (every library module has one, with a landing page)" >&2
+        exit 1
     fi
     for file in "$catalog"/*; do
         target="$OUT/catalog/AsyncPaging.docc/$(basename "$file")"

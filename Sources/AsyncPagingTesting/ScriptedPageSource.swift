@@ -22,7 +22,10 @@ public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendabl
         }
 
         let result: Result
-        /// How long the answer takes, on the request's clock.
+        /// How long the answer takes, on the request's clock. Zero or less answers at once; a
+        /// latency beyond about 100 years sleeps that long instead, as the controller's own
+        /// timers do, so that adding it to a clock's `now` (a `ContinuousClock`'s traps on an
+        /// overflow) never traps.
         public var latency: Duration
         /// Whether the answer ignores cancellation: it waits out its latency and returns its
         /// page (or throws its error) even when its task was cancelled.
@@ -141,13 +144,13 @@ public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendabl
             try await Self.sleepForever(on: request.clock)
         }
         if response.latency > .zero {
+            let latency = min(response.latency, .longestTimerDelay)
             if response.ignoresCancellation {
                 let clock = request.clock
-                let latency = response.latency
                 // An unstructured task is not cancelled with ours: the latency runs out regardless.
                 await Task { try? await clock.sleep(for: latency) }.value
             } else {
-                try await request.clock.sleep(for: response.latency)
+                try await request.clock.sleep(for: latency)
             }
         }
         if !response.ignoresCancellation { try Task.checkCancellation() }

@@ -76,11 +76,11 @@ for _ in 0..<rounds {
     guard feed.currentSnapshot.count == itemCount else { throw Failure(description: "loaded \(feed.currentSnapshot.count)") }
     times["load", default: []].append(load)
 
-    let (export, exported) = await measure { await feed.exportState(anchorIndex: itemCount / 2) }
+    let (export, exported) = await measure { try! await feed.exportState(anchorIndex: itemCount / 2) }
     guard let state = exported, state.itemCount == itemCount else { throw Failure(description: "export failed") }
     times["export", default: []].append(export)
 
-    let (anchorExport, byID) = await measure { await feed.exportState(anchorID: itemCount - 1) }
+    let (anchorExport, byID) = await measure { try! await feed.exportState(anchorID: itemCount - 1) }
     guard byID?.anchorIndex == itemCount - 1 else { throw Failure(description: "export by id failed") }
     times["export by anchor id", default: []].append(anchorExport)
 

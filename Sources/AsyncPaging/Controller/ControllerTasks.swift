@@ -53,6 +53,9 @@
         @usableFromInline var requests: [FeedRequest] = []
         /// Whether a task is carrying out `requests` (it stops when they run out).
         @usableFromInline var isDrainingRequests = false
+        /// The rows on screen last reported (``FeedController/reportVisibleRows(_:prefetchDistance:)``),
+        /// widened by the prefetch distance, as logical positions: what the bound keeps.
+        @usableFromInline var visibleRows: _VisibleRows?
 
         @inlinable init() {}
 
@@ -125,6 +128,12 @@
             }
             return records.requests.removeFirst()
         }
+    }
+
+    /// The rows on screen last reported, if any.
+    @inlinable var visibleRows: _VisibleRows? {
+        get { running.withLock { $0.visibleRows } }
+        set { running.withLock { $0.visibleRows = newValue } }
     }
 
     /// Marks the fetch of `attempt` of `loadID` as being launched: until ``endLaunch(_:loadID:)``,

@@ -135,13 +135,17 @@ extension FeedController {
             case .applyPage(let id, let side):
                 guard let page = machine.takeLandedPage() else { break }
                 let (applied, dropped) = apply(page, at: side)
-                let trim = machine.pageApplied(id, applied: applied, dropped: dropped, into: &actions)
+                let trim = machine.pageApplied(
+                    id, applied: applied, dropped: dropped, keeping: side == .refresh ? nil : protectedStoreIndices,
+                    into: &actions)
                 dropPages(trim)
                 publishList(replacing: side == .refresh)
             case .mergePageAtHead(let id):
                 guard let page = machine.takeLandedPage() else { break }
                 if let (applied, dropped) = mergeAtHead(page) {
-                    let trim = machine.headMergeApplied(id, merged: true, applied: applied, dropped: dropped, into: &actions)
+                    let trim = machine.headMergeApplied(
+                        id, merged: true, applied: applied, dropped: dropped, keeping: protectedStoreIndices,
+                        into: &actions)
                     dropPages(trim)
                     publishList(replacing: false)
                 } else {
@@ -227,31 +231,36 @@ extension FeedController {
         return (kept.count, dropped)
     }
 
-    /// Drops the items of the pages the bound dropped (``FeedStateMachine/Trim``): their ids
-    /// leave the duplicate filter, then the store lets them go.
+    /// Drops the items of the pages the bound dropped (``FeedStateMachine/Trim``), at one end
+    /// or both.
     @inlinable func dropPages(_ trim: Machine.Trim) {
-        let side: FeedSide = trim.atStart ? .loadPrevious : .loadMore
-        if trim.pages > 0 {
-            if trim.items > 0 && (identities != nil || editIndex != nil) {
-                let contents = store.contents
-                let offset = contents.counts.logicalOffset
-                let dropped = trim.atStart ? 0..<trim.items : (contents.count - trim.items)..<contents.count
-                // An item removed by an edit left both already (its id may be back since).
-                identities?.remove(storeIndices: dropped, skipping: overlay?.removed ?? [], in: contents)
-                if let editIndex {
-                    for index in dropped {
-                        if let overlay, overlay.isRemoved(index + offset) { continue }
-                        editIndex.forget(contents[index], at: index + offset)
-                    }
+        dropPages(trim.pages, items: trim.items, atStart: trim.atStart)
+        dropPages(trim.otherPages, items: trim.otherItems, atStart: !trim.atStart)
+        if trim.keptOverBound {
+            broadcaster.publish(.pagesKeptOverBound(side: trim.atStart ? .loadPrevious : .loadMore, itemCount: store.count))
+        }
+    }
+
+    /// Drops the items of `pages` pages holding `items` items at one end: their ids leave the
+    /// duplicate filter, then the store lets them go.
+    @inlinable func dropPages(_ pages: Int, items: Int, atStart: Bool) {
+        guard pages > 0 else { return }
+        if items > 0 && (identities != nil || editIndex != nil) {
+            let contents = store.contents
+            let offset = contents.counts.logicalOffset
+            let dropped = atStart ? 0..<items : (contents.count - items)..<contents.count
+            // An item removed by an edit left both already (its id may be back since).
+            identities?.remove(storeIndices: dropped, skipping: overlay?.removed ?? [], in: contents)
+            if let editIndex {
+                for index in dropped {
+                    if let overlay, overlay.isRemoved(index + offset) { continue }
+                    editIndex.forget(contents[index], at: index + offset)
                 }
             }
-            if trim.atStart { store.dropFirst(trim.items) } else { store.dropLast(trim.items) }
-            if let overlay { self.overlay = Self.overlayTrimmed(overlay, keepingWithin: store.contents.counts) }
-            broadcaster.publish(.pagesDropped(side: side, pages: trim.pages, items: trim.items))
         }
-        if trim.keptOverBound {
-            broadcaster.publish(.pagesKeptOverBound(side: side, itemCount: store.count))
-        }
+        if atStart { store.dropFirst(items) } else { store.dropLast(items) }
+        if let overlay { self.overlay = Self.overlayTrimmed(overlay, keepingWithin: store.contents.counts) }
+        broadcaster.publish(.pagesDropped(side: atStart ? .loadPrevious : .loadMore, pages: pages, items: items))
     }
 
     /// Publishes the store as the next snapshot: a new generation when `replacing` (a refresh,

@@ -30,15 +30,24 @@ extension FeedController where Item: Identifiable, Item.ID: Sendable {
         return replace(at: position, index: index, with: item)
     }
 
-    /// Removes the items whose id is in `ids`, without refetching. Ids not in the list are
-    /// skipped.
+    /// Removes the items whose id is in `ids`, without refetching.
+    ///
+    /// Removal is idempotent: an id that is not in the list is skipped, not an error — one
+    /// removed already, one the bound dropped (``FeedConfiguration/maximumItems``), one never
+    /// loaded, or one given twice. So `remove(ids: [2, 999])` removes item 2 and returns its
+    /// index, and removing the same ids again returns `[]` and changes nothing. An empty `ids`
+    /// removes nothing and returns `[]`. (``update(_:)`` is different: it has one item to
+    /// change, and throws ``FeedEditError/notFound(_:)`` when it is not in the list.)
     ///
     /// Publishes one snapshot whose change is `.removed(indices)` (indices of the list before
-    /// the removal), unless nothing was removed. Removed ids leave the duplicate filter: a
-    /// page that brings the item again (a reload, a refresh) shows it again.
-    /// - Returns: The indices removed, ascending, in the list as it was.
-    /// - Throws: ``FeedEditError/requiresUniqueIDs`` when duplicates are kept,
-    ///   ``FeedEditError/closed``.
+    /// the removal), unless nothing was removed, in which case nothing is published. Removed
+    /// ids leave the duplicate filter: a page that brings the item again (a reload, a refresh)
+    /// shows it again.
+    /// - Returns: The indices of the items removed, in the list as it was just before this
+    ///   call, ascending (list order, not the order of `ids`); `[]` when none of `ids` was in
+    ///   the list.
+    /// - Throws: Only for a refused edit, never for an unknown id:
+    ///   ``FeedEditError/requiresUniqueIDs`` when duplicates are kept, ``FeedEditError/closed``.
     @discardableResult
     @inlinable public func remove(ids: some Sequence<Item.ID>) throws(FeedEditError) -> [Int] {
         let index = try editablePositions()

@@ -21,7 +21,13 @@ extension FeedController {
     ///     clock a restoring ``RestorePolicy/ifOlderThan(_:clock:)`` reads.
     /// - Returns: The state, or `nil` before the first page has been applied (nothing to
     ///   restore: create the controller without `restoring:`).
-    public func exportState(anchorIndex: Int? = nil, savedBy clock: any EpochClock = WallClock()) -> FeedState<Item, Cursor>? {
+    /// - Throws: ``FeedStateError`` should the list's pages not form one list that can be
+    ///   restored. Every rule of the controller keeps them one list (the bound, head merges,
+    ///   edits and restores included), so this is a report of a bug, never a state that is
+    ///   silently lost.
+    public func exportState(
+        anchorIndex: Int? = nil, savedBy clock: any EpochClock = WallClock()
+    ) throws(FeedStateError) -> FeedState<Item, Cursor>? {
         let records = inMachine { machine in
             machine.keepsPages ? Array(machine.pages) : machine.wholeListAsOnePage(itemCount: store.count)
         }
@@ -36,7 +42,7 @@ extension FeedController {
         pages.reserveCapacity(records.count)
         var storeIndex = 0
         var exported = 0
-        for record in records {
+        for (position, record) in records.enumerated() {
             // The records count the store's items exactly (removed ones included until the
             // edits are folded); `min` only keeps a bad count from reading past the list.
             let count = Swift.max(0, Swift.min(record.itemCount, contents.count - storeIndex))
@@ -54,12 +60,21 @@ extension FeedController {
             }
             storeIndex += count
             exported += items.count
-            pages.append(Page(items: items, previous: record.previous, next: record.next))
+            // A state takes page k > 0 to have been fetched with the `next` of page k − 1, and
+            // the first page with the `previous` of the second: those cursors are written as the
+            // cursors the pages were fetched with. A page loaded at the start was fetched with the
+            // `previous` of the page after it, and its own `next` may say otherwise (name nothing,
+            // or the same page as another): the list exports as the controller holds it, and a
+            // restored bound drops and reloads each page through the cursor that fetched it.
+            var previous = record.previous
+            var next = record.next
+            if position == 1, let fetched = records[0].fetchedWith { previous = fetched }
+            if position + 1 < records.count, let fetched = records[position + 1].fetchedWith { next = fetched }
+            pages.append(Page(items: items, previous: previous, next: next))
         }
         let anchor = anchorIndex.flatMap { (0..<exported).contains($0) ? $0 : nil }
-        // The records form one list by construction; should they ever not, no state is better
-        // than a trap.
-        return try? FeedState(
+        // The records form one list by construction; should they ever not, the error says where.
+        return try FeedState(
             pages: pages, generation: published.generation, anchorIndex: anchor, savedAt: clock.timeSinceEpoch)
     }
 
@@ -113,7 +128,10 @@ extension FeedController where Item: Identifiable {
     /// ``exportState(anchorIndex:savedBy:)`` with the anchor given by the id of the item the
     /// UI shows at the top, found by a linear search of the list (O(items)); an id not in the
     /// list saves no anchor.
-    public func exportState(anchorID: Item.ID?, savedBy clock: any EpochClock = WallClock()) -> FeedState<Item, Cursor>? {
+    /// - Throws: ``FeedStateError``, as ``exportState(anchorIndex:savedBy:)`` does.
+    public func exportState(
+        anchorID: Item.ID?, savedBy clock: any EpochClock = WallClock()
+    ) throws(FeedStateError) -> FeedState<Item, Cursor>? {
         // Searched in the list as shown (edits included), which is the exported list; without
         // edits, in the store directly (the snapshot's subscript checks for edits per item).
         var anchorIndex: Int?
@@ -128,6 +146,6 @@ extension FeedController where Item: Identifiable {
                 }
             }
         }
-        return exportState(anchorIndex: anchorIndex, savedBy: clock)
+        return try exportState(anchorIndex: anchorIndex, savedBy: clock)
     }
 }

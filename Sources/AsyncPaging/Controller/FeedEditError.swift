@@ -3,7 +3,9 @@
 /// is unchanged.
 public enum FeedEditError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No item with this id is in the list (it may have been dropped by the bound, or never
-    /// loaded). The id, as text.
+    /// loaded). The id, as text. Thrown by ``FeedController/update(_:)`` and
+    /// ``FeedController/update(id:_:)``; ``FeedController/remove(ids:)`` skips unknown ids
+    /// instead (removal is idempotent).
     case notFound(String)
     /// The change given to ``FeedController/update(id:_:)`` changed the item's id.
     case idChanged(String)

@@ -416,7 +416,7 @@
            isRefresh || !followedCursors.contains(onward) {
             // An empty page that claims more: follow it within this load, applying nothing.
             if !isRefresh, let cursor = current.cursor {
-                followedCursors.insert(cursor)
+                if !configuration.allowsCursorReuse { followedCursors.insert(cursor) }
                 if keepsPages {
                     if side == .loadPrevious { startFollowedEmpty.append(cursor) } else { endFollowedEmpty.append(cursor) }
                 }
@@ -467,7 +467,8 @@
             start.cursor = previous
             start.reachedEnd = previous == nil
         }
-        if let cursor = current.cursor { followedCursors.insert(cursor) }
+        // With cursor reuse allowed the guard holds nothing, so no cursor is ever "repeated".
+        if let cursor = current.cursor, !configuration.allowsCursorReuse { followedCursors.insert(cursor) }
         if keepsPages {
             // Counted when applied (``pageApplied``).
             let record = _PageRecord(itemCount: 0, previous: previous, next: next, fetchedWith: current.cursor)
@@ -509,7 +510,8 @@
     /// - Returns: The pages to drop at the end for the bound, after a merge.
     @discardableResult
     @inlinable mutating func headMergeApplied(
-        _ id: LoadID, merged: Bool, applied: Int, dropped: Int, into actions: inout [Action]
+        _ id: LoadID, merged: Bool, applied: Int, dropped: Int, keeping protected: Range<Int>? = nil,
+        into actions: inout [Action]
     ) -> Trim {
         guard let current = refreshLoad, current.id == id,
               case .applying(.mergeAtHead(let previous, let next, let isEmpty)) = current.phase
@@ -520,8 +522,20 @@
             start = Edge()
             start.cursor = previous
             start.reachedEnd = previous == nil
-            if keepsPages { pages.prepend(_PageRecord(itemCount: applied, previous: previous, next: next, fetchedWith: nil)) }
-            let trim = trimToBound(grownAt: .loadPrevious, into: &actions)
+            if keepsPages {
+                // The merged items join the first page, as items inserted at the top by an edit
+                // do: the head of the data stays one page fetched from the top, whose `next`
+                // still leads to the second page. (A page of their own, with no `previous`, kept
+                // the bound from ever dropping the first pages, and broke export when the merged
+                // page named no `next`.)
+                if pages.isEmpty {
+                    pages.prepend(_PageRecord(itemCount: applied, previous: previous, next: next, fetchedWith: nil))
+                } else {
+                    pages[0].itemCount += applied
+                    pages[0].previous = previous
+                }
+            }
+            let trim = trimToBound(grownAt: .loadPrevious, keeping: protected, into: &actions)
             let summary = LoadSummary(itemsApplied: applied, droppedDuplicates: dropped, reachedEnd: end.reachedEnd)
             end(current, .completed, summary: summary, into: &actions)
             return trim
@@ -539,7 +553,9 @@
     /// - Returns: The pages to drop at the other end for the bound
     ///   (``FeedConfiguration/maximumItems``); the controller drops their items.
     @discardableResult
-    @inlinable mutating func pageApplied(_ id: LoadID, applied: Int, dropped: Int, into actions: inout [Action]) -> Trim {
+    @inlinable mutating func pageApplied(
+        _ id: LoadID, applied: Int, dropped: Int, keeping protected: Range<Int>? = nil, into actions: inout [Action]
+    ) -> Trim {
         guard let side = side(of: id), let current = self[load: side], case .applying(let afterApply) = current.phase
         else { return Trim() }
         var trim = Trim()
@@ -550,7 +566,7 @@
             } else {
                 pages[pages.endIndex - 1].itemCount = applied
             }
-            if side != .refresh { trim = trimToBound(grownAt: side, into: &actions) }
+            if side != .refresh { trim = trimToBound(grownAt: side, keeping: protected, into: &actions) }
         }
         finish(current, afterApply, applied: applied, dropped: dropped, into: &actions)
         return trim
@@ -564,37 +580,89 @@
     }
 
     /// What the bound drops after a page lands: `pages` whole pages holding `items` items, at
-    /// the start (`atStart`) or the end. `keptOverBound`: the list is over the bound but the
-    /// page that would become the edge names no cursor back toward the pages to drop, so they
-    /// are kept.
+    /// the start (`atStart`) or the end; with rows on screen reported, also `otherPages` pages
+    /// holding `otherItems` items at the other end. `keptOverBound`: the list is over the bound
+    /// but the page that would become the edge names no cursor back toward the pages to drop,
+    /// so they are kept.
     @usableFromInline struct Trim: Equatable, Sendable {
         @usableFromInline var atStart = false
         @usableFromInline var pages = 0
         @usableFromInline var items = 0
+        @usableFromInline var otherPages = 0
+        @usableFromInline var otherItems = 0
         @usableFromInline var keptOverBound = false
 
         @inlinable init() {}
     }
 
-    /// Drops whole pages at the end far from `side` (which just grew) while the list holds more
-    /// than ``FeedConfiguration/maximumItems`` items and more than one page. A page is dropped
-    /// only if the page that then becomes the edge names the cursor back to it (`previous` at
-    /// the start, `next` at the end), so that the dropped pages can be loaded again: that end
-    /// becomes loadable from that cursor. The fetched cursors of dropped pages leave the
-    /// repeated-cursor guard (a cursor fetched twice — an empty page followed, then fetched
-    /// again with items — leaves with the first of its pages to go: the guard then misses that
-    /// one cursor, never reports a false loop), a load in flight at that end is cancelled
-    /// (``CancellationReason/pagesDropped``: its page would follow a dropped one), and that
-    /// end's failure and halt are cleared.
-    @inlinable mutating func trimToBound(grownAt side: FeedSide, into actions: inout [Action]) -> Trim {
+    /// Drops whole pages while the list holds more than ``FeedConfiguration/maximumItems``
+    /// items and more than one page.
+    ///
+    /// Without `protected` (no rows on screen reported), pages go at the end far from `side`
+    /// (which just grew) only. With `protected` — the store indices of the rows on screen and
+    /// the prefetch distance around them (``FeedController/reportVisibleRows(_:prefetchDistance:)``)
+    /// — no page holding one of those indices is dropped, and pages go first at the end farther
+    /// from them, then at the other end: a page that a prefetch near the rows loaded is never
+    /// dropped by the next load at the other end, so two ends loading at the bound always make
+    /// progress (the list stays over the bound while the pages near the rows hold more).
+    ///
+    /// A page is dropped only if the page that then becomes the edge names the cursor back to
+    /// it (`previous` at the start, `next` at the end), so that the dropped pages can be loaded
+    /// again: that end becomes loadable from that cursor. The fetched cursors of dropped pages
+    /// leave the repeated-cursor guard (a cursor fetched twice — an empty page followed, then
+    /// fetched again with items — leaves with the first of its pages to go: the guard then
+    /// misses that one cursor, never reports a false loop), a load in flight at that end is
+    /// cancelled (``CancellationReason/pagesDropped``: its page would follow a dropped one), and
+    /// that end's failure and halt are cleared.
+    @inlinable mutating func trimToBound(
+        grownAt side: FeedSide, keeping protected: Range<Int>? = nil, into actions: inout [Action]
+    ) -> Trim {
         var trim = Trim()
         guard let maximum = configuration.maximumItems, pages.itemCount > maximum else { return trim }
-        let atStart = side != .loadPrevious
-        trim.atStart = atStart
+        guard let protected else {
+            trim.atStart = side != .loadPrevious
+            (trim.pages, trim.items) = dropPages(
+                atStart: trim.atStart, maximum: maximum, protected: nil, keptOverBound: &trim.keptOverBound, into: &actions)
+            return trim
+        }
+        // The end farther from the rows first; on a tie, the end far from the side that grew.
+        let toStart = protected.lowerBound
+        let toEnd = pages.itemCount - protected.upperBound
+        trim.atStart = toStart == toEnd ? side != .loadPrevious : toStart > toEnd
+        (trim.pages, trim.items) = dropPages(
+            atStart: trim.atStart, maximum: maximum, protected: protected, keptOverBound: &trim.keptOverBound,
+            into: &actions)
+        if pages.itemCount > maximum {
+            // Store indices moved down by the items dropped at the start.
+            let shift = trim.atStart ? trim.items : 0
+            let shifted = (protected.lowerBound &- shift)..<(protected.upperBound &- shift)
+            (trim.otherPages, trim.otherItems) = dropPages(
+                atStart: !trim.atStart, maximum: maximum, protected: shifted, keptOverBound: &trim.keptOverBound,
+                into: &actions)
+        }
+        return trim
+    }
+
+    /// Drops whole pages at one end for the bound (see ``trimToBound(grownAt:keeping:into:)``),
+    /// none that holds a store index of `protected`; sets that end's edge from the new edge
+    /// page. Sets `keptOverBound` when the new edge would name no cursor back.
+    /// - Returns: The pages and items dropped.
+    @inlinable mutating func dropPages(
+        atStart: Bool, maximum: Int, protected: Range<Int>?, keptOverBound: inout Bool, into actions: inout [Action]
+    ) -> (pages: Int, items: Int) {
+        var dropped = (pages: 0, items: 0)
         while pages.itemCount > maximum && pages.count > 1 {
+            let edgeRecord = atStart ? pages[0] : pages[pages.endIndex - 1]
+            if let protected {
+                // The edge page's store indices (those at the start moved down as pages went).
+                let range = atStart
+                    ? dropped.items..<(dropped.items + edgeRecord.itemCount)
+                    : (pages.itemCount - edgeRecord.itemCount)..<pages.itemCount
+                if range.overlaps(protected) { break }
+            }
             let newEdge = atStart ? pages[1] : pages[pages.endIndex - 2]
             guard (atStart ? newEdge.previous : newEdge.next) != nil else {
-                trim.keptOverBound = true
+                keptOverBound = true
                 break
             }
             let record = atStart ? pages.removeFirst() : pages.removeLast()
@@ -604,10 +672,10 @@
                     for cursor in followed { followedCursors.remove(cursor) }
                 }
             }
-            trim.pages += 1
-            trim.items += record.itemCount
+            dropped.pages += 1
+            dropped.items += record.itemCount
         }
-        guard trim.pages > 0 else { return trim }
+        guard dropped.pages > 0 else { return dropped }
         let edgeSide: FeedSide = atStart ? .loadPrevious : .loadMore
         let edgeRecord = atStart ? pages[0] : pages[pages.endIndex - 1]
         var edge = Edge()
@@ -615,8 +683,10 @@
         edge.edgePageCursor = edgeRecord.fetchedWith
         self[edge: edgeSide] = edge
         if !failures.isEmpty { failures.removeAll { $0.side == edgeSide } }
-        if let load = self[load: edgeSide] { end(load, .cancelled(.pagesDropped), into: &actions) }
-        return trim
+        // A load in flight at that end is cancelled; the load whose page just landed there (and
+        // went again, far from the rows on screen) ends as its page decided.
+        if let load = self[load: edgeSide], !load.isApplying { end(load, .cancelled(.pagesDropped), into: &actions) }
+        return dropped
     }
 
     /// Ends `current`, whose page was applied, as `afterApply` decided.

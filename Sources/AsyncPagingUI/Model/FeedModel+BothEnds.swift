@@ -78,6 +78,7 @@ extension FeedModel {
     func _prefetch(rows: Range<Int>) -> PrefetchTrigger.Decisions {
         _edges.visibleRows = rows
         _edges.halted = []
+        _reportToBound(rows)
         let count = controller.currentSnapshot.count
         return _carryOut(
             nearStart: prefetch.isNearStart(visibleRows: rows, itemCount: count),
@@ -88,10 +89,18 @@ extension FeedModel {
     func _prefetch(row index: Int) -> PrefetchTrigger.Decisions {
         _edges.visibleRows = index < .max ? index..<(index + 1) : nil
         _edges.halted = []
+        if let rows = _edges.visibleRows { _reportToBound(rows) }
         let count = controller.currentSnapshot.count
         return _carryOut(
             nearStart: prefetch.isNearStart(row: index, itemCount: count),
             nearEnd: prefetch.isNearEnd(row: index, itemCount: count))
+    }
+
+    /// Tells a bounded controller which rows are on screen, with the prefetch distance, so that
+    /// its bound never drops them (``AsyncPaging/FeedController/reportVisibleRows(_:prefetchDistance:of:)``).
+    func _reportToBound(_ rows: Range<Int>) {
+        guard controller.configuration.maximumItems != nil else { return }
+        controller.reportVisibleRows(rows, prefetchDistance: prefetch.prefetchDistance, of: _items)
     }
 
     /// A report of the geometry: decided at both ends; nothing is remembered (a geometry has

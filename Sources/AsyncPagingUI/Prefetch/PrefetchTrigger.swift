@@ -5,7 +5,7 @@ import AsyncPaging
 ///
 /// A list that loads at its end only asks the `decision` methods, which read the summary
 /// ``AsyncPaging/FeedStatus``. A list that also loads at its start (a chat, a timeline opened in
-/// the middle) asks the `decisions` methods (PrefetchTrigger+BothEnds.swift), which read
+/// the middle) asks the `decisions` methods, which read
 /// ``AsyncPaging/FeedLoadStates`` and decide for each end on its own: near the top within the
 /// distance → ``Decision/loadPrevious``, near the bottom → ``Decision/loadMore``.
 ///

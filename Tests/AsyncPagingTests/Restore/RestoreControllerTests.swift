@@ -27,7 +27,7 @@ struct RestoreControllerTests {
         // A bounded feed keeps a record per page, and saves its pages one by one.
         let feed = await grownFeed(Fixtures.source(), configuration: Fixtures.configuration(maximumItems: 1_000))
         #expect(feed.currentSnapshot.ids == Array(40..<70))
-        let saved = try #require(await feed.exportState(anchorIndex: 12, savedBy: clock))
+        let saved = try #require(try await feed.exportState(anchorIndex: 12, savedBy: clock))
         #expect(saved.pages == [Fixtures.page(4), Fixtures.page(5), Fixtures.page(6)])
         #expect(saved.generation == feed.currentSnapshot.generation)
         #expect(saved.savedAt == .zero)
@@ -62,7 +62,7 @@ struct RestoreControllerTests {
     @Test("an unbounded feed, which keeps no record per page, saves its list as one page with its two ends' cursors")
     func unboundedExportsOnePage() async throws {
         let feed = await grownFeed(Fixtures.source())
-        let saved = try #require(await feed.exportState(anchorIndex: 12, savedBy: clock))
+        let saved = try #require(try await feed.exportState(anchorIndex: 12, savedBy: clock))
         #expect(saved.pages.count == 1)
         #expect(saved.pages[0].items.map(\.id) == Array(40..<70))
         #expect(saved.pages[0].previous == 3 && saved.pages[0].next == 7)
@@ -79,23 +79,23 @@ struct RestoreControllerTests {
     func exportRules() async throws {
         let source = Fixtures.source(latency: .seconds(1))
         let feed = PostFeed(source: source, clock: clock, configuration: Fixtures.configuration(maximumItems: 1_000), initialCursor: 5)
-        #expect(await feed.exportState(savedBy: clock) == nil, "no page applied yet")
+        #expect(try await feed.exportState(savedBy: clock) == nil, "no page applied yet")
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(1))
         await initialLoadEnded(feed)
         async let more = feed.loadMore()
         await clock.waitForSleepers(1)
-        let during = try #require(await feed.exportState(anchorID: 57, savedBy: clock))
+        let during = try #require(try await feed.exportState(anchorID: 57, savedBy: clock))
         #expect(during.pages == [Fixtures.page(5)], "the load in flight is not exported")
         #expect(during.anchorIndex == 7)
         #expect(during.savedAt == .seconds(1))
         clock.advance(by: .seconds(1))
         #expect(await more.outcome == .completed(LoadSummary(itemsApplied: 10)))
-        let after = try #require(await feed.exportState(anchorIndex: 20, savedBy: clock))
+        let after = try #require(try await feed.exportState(anchorIndex: 20, savedBy: clock))
         #expect(after.pages == [Fixtures.page(5), Fixtures.page(6)])
         #expect(after.anchorIndex == nil, "an index outside the list saves no anchor")
-        #expect(await feed.exportState(anchorID: 99, savedBy: clock)?.anchorIndex == nil)
-        #expect(await feed.exportState(anchorIndex: -1, savedBy: clock)?.anchorIndex == nil)
+        #expect(try await feed.exportState(anchorID: 99, savedBy: clock)?.anchorIndex == nil)
+        #expect(try await feed.exportState(anchorIndex: -1, savedBy: clock)?.anchorIndex == nil)
     }
 
     @Test("policy always: the saved list shows while the refresh loads, then the refresh replaces it (next generation)")
@@ -105,21 +105,43 @@ struct RestoreControllerTests {
         #expect(feed.currentSnapshot.ids == Array(40..<70))
         #expect(feed.currentLoadStates.refresh == .loading)
         await clock.waitForSleepers(1)
-        #expect(source.requests.map(\.cursor) == [nil], "the refresh starts at the first page, as the initial load would")
+        #expect(source.requests.map(\.cursor) == [4], "the refresh starts at the restored list's own first page")
         clock.advance(by: .seconds(1))
         await initialLoadEnded(feed)
-        #expect(feed.currentSnapshot.ids == Array(0..<10))
+        #expect(feed.currentSnapshot.ids == Array(40..<50))
         #expect(feed.currentSnapshot.generation == 5)
         #expect(feed.currentSnapshot.version == 2)
     }
 
-    @Test("policy always with initialCursor: the refresh starts there")
+    @Test("refreshStart .initialCursor: the policy's refresh starts at initialCursor, a later refresh() at the first page of the data")
     func policyAlwaysFromCursor() async {
         let source = Fixtures.source()
-        let feed = PostFeed(source: source, clock: clock, initialCursor: 5, restoring: Fixtures.state(7...8), restorePolicy: .always)
+        let feed = PostFeed(
+            source: source, clock: clock, initialCursor: 5, restoring: Fixtures.state(7...8), restorePolicy: .always,
+            refreshStart: .initialCursor)
         await initialLoadEnded(feed)
         #expect(source.requests.map(\.cursor) == [5])
         #expect(feed.currentSnapshot.ids == Array(50..<60))
+        #expect(await feed.refresh() == .completed(.refresh, applied: 10))
+        #expect(source.requests.map(\.cursor) == [5, nil])
+    }
+
+    @Test("a restored list refreshes from its own first page ([7], not initialCursor or [0]), and so does every later refresh()")
+    func refreshFromTheSavedFirstPage() async {
+        let source = Fixtures.source()
+        let feed = PostFeed(source: source, clock: clock, initialCursor: 5, restoring: Fixtures.state(7...8), restorePolicy: .always)
+        await initialLoadEnded(feed)
+        #expect(source.requests.map(\.cursor) == [7])
+        #expect(feed.currentSnapshot.ids == Array(70..<80))
+        #expect(await feed.loadMore() == .completed(.loadMore, applied: 10))
+        #expect(await feed.refresh() == .completed(.refresh, applied: 10))
+        #expect(source.requests.map(\.cursor) == [7, 8, 7])
+        #expect(feed.currentSnapshot.ids == Array(70..<80))
+        // A one-page state does not know its page's cursor: the first page of the data.
+        let single = PostFeed(source: source, clock: clock, restoring: Fixtures.state(3...3), restorePolicy: .always)
+        await initialLoadEnded(single)
+        #expect(source.requests.map(\.cursor).last == .some(nil))
+        #expect(single.currentSnapshot.ids == Array(0..<10))
     }
 
     @Test("policy never: the saved list stays and nothing is fetched until asked")
@@ -128,7 +150,8 @@ struct RestoreControllerTests {
         let feed = PostFeed(source: source, clock: clock, restoring: Fixtures.state(4...6, savedAt: nil), restorePolicy: .never)
         #expect(feed.currentLoadStates == .idle)
         #expect(await feed.refresh() == .completed(.refresh, applied: 10))
-        #expect(source.requests.map(\.cursor) == [nil])
+        #expect(source.requests.map(\.cursor) == [4], "the restored list's own first page")
+        #expect(feed.currentSnapshot.ids == Array(40..<50))
         #expect(feed.currentSnapshot.generation == 5)
     }
 
@@ -152,13 +175,13 @@ struct RestoreControllerTests {
         let feed = restoredAged(savedAt: savedAt, now: now, source: source)
         await initialLoadEnded(feed)
         #expect(source.requests.count == (refreshes ? 1 : 0))
-        #expect(feed.currentSnapshot.ids == (refreshes ? Array(0..<10) : Array(40..<70)))
+        #expect(feed.currentSnapshot.ids == (refreshes ? Array(40..<50) : Array(40..<70)))
     }
 
     @Test("ifOlderThan: a state saved by a controller, aged by advancing the test clock")
     func policyAgeFromExport() async throws {
         let saver = await grownFeed(Fixtures.source())
-        let saved = try #require(await saver.exportState(savedBy: clock))
+        let saved = try #require(try await saver.exportState(savedBy: clock))
         clock.advance(by: .seconds(60))
         let freshSource = Fixtures.source()
         let fresh = PostFeed(source: freshSource, clock: clock, restoring: saved, restorePolicy: .ifOlderThan(.seconds(120), clock: clock))
@@ -252,7 +275,7 @@ struct RestoreControllerTests {
         #expect(keeping.currentSnapshot.count == 20, "duplicates: .keep keeps them")
         #expect(keeping.restoredAnchorIndex == 13)
         // A state exported from the filtered feed has no duplicates and round-trips.
-        let again = try #require(await feed.exportState(anchorIndex: feed.restoredAnchorIndex, savedBy: clock))
+        let again = try #require(try await feed.exportState(anchorIndex: feed.restoredAnchorIndex, savedBy: clock))
         #expect(again.items.map(\.id) == Array(40..<58))
         #expect(again.anchorItem?.id == 51)
     }
@@ -307,7 +330,7 @@ struct RestoreAfterEditsTests {
         try await feed.insertAtTop([Post(id: 1000)])
         let shown = feed.currentSnapshot.ids
         #expect(shown == [1000, 50] + Array(52..<60) + Array(61..<69))
-        let saved = try #require(await feed.exportState(anchorID: 52, savedBy: clock))
+        let saved = try #require(try await feed.exportState(anchorID: 52, savedBy: clock))
         #expect(saved.items.map(\.id) == shown)
         #expect(saved.pages.map(\.items.count) == [10, 8], "the inserted item joins the first page")
         #expect(saved.anchorIndex == 2)

@@ -217,8 +217,8 @@ public final class FeedSessions: Sendable {
 
         let answer = try await body(feed)
 
-        guard let record = await change(of: feed, since: view) else { return answer }
         do {
+            guard let record = try await change(of: feed, since: view) else { return answer }
             let version = try await store.save(record, for: key, expectedVersion: view?.version)
             let snapshot = feed.currentSnapshot
             let saved = SavedView(
@@ -235,7 +235,11 @@ public final class FeedSessions: Sendable {
 
     /// What to save after a request: nothing when the list is as saved; the new page when the
     /// list only grew at its end (same generation); else the whole list.
-    private func change(of feed: Controller, since view: SavedView?) async -> FeedSessionRecord<FeedItem, String>? {
+    /// - Throws: ``FeedSessionStoreError/invalidRecord(_:)`` when the controller cannot export
+    ///   its list (a bug report from the engine, never expected).
+    private func change(
+        of feed: Controller, since view: SavedView?
+    ) async throws(FeedSessionStoreError) -> FeedSessionRecord<FeedItem, String>? {
         let snapshot = feed.currentSnapshot
         let next = await feed.cursors.next
         if let view, snapshot.generation == view.generation, snapshot.count >= view.itemCount {
@@ -243,7 +247,11 @@ public final class FeedSessions: Sendable {
             return .appended(Page(items: Array(snapshot[view.itemCount...]), next: next))
         }
         // Nothing to save before the first page (`exportState` answers nil).
-        return await feed.exportState().map { .replaced($0) }
+        do {
+            return try await feed.exportState().map { .replaced($0) }
+        } catch {
+            throw .invalidRecord("the list could not be exported: \(error)")
+        }
     }
 
     /// Closes this instance's copy of session `key`.

@@ -609,8 +609,9 @@ struct ReferenceModel {
 
     /// RefreshMode.mergeAtHead, the first page sharing an id with the list: only its items
     /// before the first known id go on top (`.prepended`, same generation), the rest of the page
-    /// counts as duplicates; every loaded page stays (but the bound may drop pages at the end
-    /// for the new ones), the end and its cursors stay, the start is the page's `previous`.
+    /// counts as duplicates; they join the first page; every loaded page stays (but the bound
+    /// may drop pages at the end for the new ones), the end and its cursors stay, the start is
+    /// the page's `previous`.
     private mutating func mergeAtHead(_ load: Load, ids: [Int], firstKnown: Int, previous: Int?, next: Int?) {
         var seen: Set<Int> = []
         let kept = ids[..<firstKnown].filter { seen.insert($0).inserted }
@@ -620,7 +621,14 @@ struct ReferenceModel {
         mergedHeads += 1
         failures.removeAll { $0.side == .refresh }
         ends[.loadPrevious] = End(cursor: previous, atEndOfData: previous == nil)
-        pages.insert(PageRecord(count: kept.count, previous: previous, next: next, fetchedWith: nil), at: 0)
+        // The new items join the first page (as items inserted at the top do): the head of the
+        // data stays one page, whose `next` still leads to the second page.
+        if pages.isEmpty {
+            pages.insert(PageRecord(count: kept.count, previous: previous, next: next, fetchedWith: nil), at: 0)
+        } else {
+            pages[0].count += kept.count
+            pages[0].previous = previous
+        }
         let removed = trimToBound(grownAt: .loadPrevious)
         if removed.atEnd > 0 { mergesThatDropped += 1 }
         publish(insertedAtStart: kept.count, insertedAtEnd: 0, removedAtStart: 0, removedAtEnd: removed.atEnd)
