@@ -58,7 +58,9 @@ public final class InProcessSessionStore: SharedFeedSessionStore {
 }
 
 /// One lock per key, handed over in order of arrival. A waiter is resumed after the actor's
-/// state says it holds the lock, so a release never loses a waiter.
+/// state says it holds the lock, so a release never loses a waiter. A wait is not cancellable:
+/// it ends when the holder's body ends (a request), which is bounded by the page source's
+/// timeout and retries.
 actor SessionLocks {
     private var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
 

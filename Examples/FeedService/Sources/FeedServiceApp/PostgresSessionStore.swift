@@ -319,7 +319,7 @@ public final class PostgresSessionStore: SharedFeedSessionStore {
         }
     }
 
-    // MARK: Helpers
+    // MARK: Statements
 
     /// Runs `body` in the locked transaction of `key` when this task holds it, else in a
     /// transaction of its own; maps the database's errors to ``FeedSessionStoreError/unavailable(_:)``.
