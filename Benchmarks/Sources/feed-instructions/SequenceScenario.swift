@@ -51,6 +51,24 @@ func handWrittenLoop(_ source: CountingSource) async -> Int {
     return sum
 }
 
+/// The hand-written loop over the source as `any PageSource`, as a tool generic over its
+/// source writes it (the call is not inlined): what the sequences call too.
+func handWrittenLoop(any source: any PageSource<FeedItem, Int>) async -> Int {
+    let clock = ContinuousClock()
+    var sum = 0
+    var cursor: Int?
+    var isFirst = true
+    repeat {
+        let request = PageRequest(
+            cursor: cursor, side: isFirst ? .refresh : .loadMore, pageSize: sequencePageSize, clock: clock)
+        isFirst = false
+        guard let page = try? await source.page(for: request) else { break }
+        for item in page.items { sum &+= item.score }
+        cursor = page.next
+    } while cursor != nil
+    return sum
+}
+
 /// The same through ``ItemSequence``.
 func itemSequenceLoop(_ source: CountingSource) async -> Int {
     var sum = 0
@@ -88,6 +106,10 @@ let sequenceScenarios: [InstructionScenario] = [
         name: "sequence.hand-loop.two-word", iterations: 100_000,
         summary: "one item of a hand-written loop over the same source (fetch, read, follow next): the baseline"
     ) { items in await measured { sequenceSink &+= await handWrittenLoop(CountingSource(total: items)) } },
+    InstructionScenario(
+        name: "sequence.hand-loop-any.two-word", iterations: 100_000,
+        summary: "one item of the hand-written loop over the same source as `any PageSource` (no inlining of the source)"
+    ) { items in await measured { sequenceSink &+= await handWrittenLoop(any: CountingSource(total: items)) } },
 ]
 
 /// Heap bytes in use while a million items stream through the item sequence, at 100,000 and at

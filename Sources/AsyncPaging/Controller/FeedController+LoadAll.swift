@@ -6,7 +6,8 @@ extension FeedController {
     /// and how it ended: Apollo's `loadAll`, for a feed.
     ///
     /// - If the feed has no first page yet, it loads it first (or joins the initial load in
-    ///   flight), as ``waitForFirstPage()`` does; a first page that fails ends the call with that
+    ///   flight), as ``waitForFirstPage()`` does, and a refresh in flight is joined rather than
+    ///   cancelled by a load at an end; a first page that fails ends the call with that
     ///   failure (``LoadAllResult/Ending/failed(_:)`` on ``FeedSide/refresh``), not with
     ///   ``IgnoreReason/noFirstPage``.
     /// - Each page after it is a ``loadPrevious()`` (then a ``loadMore()``): a load in flight
@@ -52,9 +53,18 @@ extension FeedController {
             return result
         }
         if limitReached() { return ended(.reachedLimit) }
-        // The first page: loaded (or joined) when the feed has none, or on request.
-        if refreshingFirst || !machine.hasLoadedFirstPage {
-            let first = refreshingFirst ? await refresh() : await waitForFirstPage()
+        // The first page: loaded (or joined) when the feed has none, or on request; a refresh
+        // in flight is joined (a load at an end would cancel it, under the default policies).
+        let refreshInFlight = machine.refreshLoad
+        if refreshingFirst || !machine.hasLoadedFirstPage || refreshInFlight != nil {
+            let first: LoadResult
+            if refreshingFirst {
+                first = await refresh()
+            } else if let refreshInFlight {
+                first = await call(side: .refresh) { _, _ in .joined(refreshInFlight.id) }
+            } else {
+                first = await waitForFirstPage()
+            }
             switch first.outcome {
             case .completed(let summary):
                 result.pagesLoaded = 1

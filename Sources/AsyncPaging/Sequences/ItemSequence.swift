@@ -52,7 +52,7 @@ public struct ItemSequence<Item: Sendable, Cursor: Hashable & Sendable>: AsyncSe
                 defer { index += 1 }
                 return items[index]
             }
-            return try await nextFromNextPage(isolation: actor)
+            return try await nextFromNextPage()
         }
 
         /// The next item, or `nil` at the end of the data (and after an error).
@@ -61,12 +61,12 @@ public struct ItemSequence<Item: Sendable, Cursor: Hashable & Sendable>: AsyncSe
                 defer { index += 1 }
                 return items[index]
             }
-            return try await nextFromNextPage(isolation: nil)
+            return try await nextFromNextPage()
         }
 
-        @inlinable mutating func nextFromNextPage(isolation actor: isolated (any Actor)?) async throws(FeedFailure) -> Item? {
+        @inlinable nonisolated(nonsending) mutating func nextFromNextPage() async throws(FeedFailure) -> Item? {
             items = [] // the page read is released before the next one is fetched
-            guard let page = try await pages.nextPage(isolation: actor) else { return nil }
+            guard let page = try await pages.nextPage() else { return nil }
             items = page.items
             index = 1
             return items[0] // a page from the sequence is never empty

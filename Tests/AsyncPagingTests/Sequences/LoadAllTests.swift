@@ -241,3 +241,29 @@ struct LoadAllTests {
         #expect(await feed.loadAll().ending == .ignored(.closed))
     }
 }
+
+@Suite("loadAll and a refresh in flight")
+struct LoadAllRefreshInFlightTests {
+    let clock = TestClock()
+
+    @Test("a refresh in flight is joined and counted, not cancelled by the first load-more")
+    func joinsARefresh() async {
+        let source = PostSource()
+        source.enqueue(pageResponse(0, latency: .zero), pageResponse(0, latency: .seconds(1)), pageResponse(1, last: true, latency: .zero))
+        let feed = PostFeed(source: source, clock: clock, configuration: configuration(loadsInitialPage: false))
+        _ = await feed.refresh()
+        let refreshing = Task { await feed.refresh() }
+        #expect(await source.waitForRequests(2))
+        #expect(await clock.waitForSleepers(1))
+        let loading = Task { await feed.loadAll() }
+        // Whichever reaches the feed first, loadAll or the page, the refresh must complete: a
+        // load-more started while it is in flight would cancel it (the default policy). (When
+        // the page lands first, loadAll finds no refresh to join, and the test checks less.)
+        clock.advance(by: .seconds(1))
+        #expect(await refreshing.value.outcome == .completed(LoadSummary(itemsApplied: 15)))
+        let result = await loading.value
+        #expect(result.ending == .reachedEnd)
+        #expect(source.requests.map(\.side) == [.refresh, .refresh, .loadMore])
+        #expect(feed.currentSnapshot.ids == Array(0..<30))
+    }
+}

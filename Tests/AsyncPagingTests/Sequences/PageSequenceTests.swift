@@ -179,6 +179,18 @@ struct PageSequenceTests {
         #expect(source.requests.count == 3)
     }
 
+    @Test("a cursor repeated after thousands of pages is caught, while the cursor set grows",
+          arguments: [1, 17, 64, 65, 129, 1_537, 2_999, 3_000])
+    func repeatedCursorAfterManyPages(repeated: Int) async {
+        let numbers = ScriptedPageSource<Int, Int>(responder: { request in
+            let cursor = request.cursor ?? 0
+            return .items([cursor], next: cursor < 3_000 ? cursor + 1 : repeated)
+        })
+        let (items, failure) = await readAll(numbers.items(clock: clock))
+        #expect(items == Array(0...3_000))
+        #expect(failure == FeedFailure(error: FeedError.repeatedCursor("\(repeated)"), side: .loadMore, attempt: 1))
+    }
+
     @Test("a first page whose next is the cursor it was fetched with stops at once")
     func firstPageRepeatsItself() async {
         let source = PostSource()
