@@ -138,7 +138,7 @@ public struct PageSequence<Item: Sendable, Cursor: Hashable & Sendable>: AsyncSe
                     throw guardFailure(error, side: side, attempt: attempt)
                 }
                 var page = fetched
-                if let seenIDs { seenIDs.dropSeen(from: &page.items) }
+                if let seenIDs { seenIDs.dropSeen(&page.items) }
                 if let onward = page.next {
                     if followed.insertIfNew(onward) {
                         cursor = onward

@@ -28,7 +28,7 @@ extension PageSource {
     ) -> PageSequence<Item, Cursor> {
         PageSequence(
             source: self, startCursor: cursor, configuration: configuration, clock: clock,
-            makeSeenIDs: { _SeenIDsByID(id: id) })
+            makeSeenIDs: { _SeenIDs(id: id) })
     }
 
     /// The source's items from `cursor` to the end of its data, every item kept; see
