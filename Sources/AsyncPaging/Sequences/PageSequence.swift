@@ -8,8 +8,9 @@
 /// }
 /// ```
 ///
-/// Made by ``PageSource/pages(from:configuration:clock:)`` and its siblings. Each iteration
-/// fetches the pages one at a time, on demand, from the iterating task:
+/// Made by `source.pages(configuration:)`, ``PageSource/pages(from:configuration:clock:id:)`` and
+/// their siblings. Each iteration fetches the pages one at a time, on demand, from the iterating
+/// task:
 ///
 /// - **Retry, backoff, `Retry-After`, timeout**: as ``FeedConfiguration/retry`` and
 ///   ``FeedConfiguration/timeout`` say, on the sequence's clock: a failed try is retried after

@@ -32,7 +32,7 @@ extension PageSource {
     }
 
     /// The source's items from `cursor` to the end of its data, every item kept; see
-    /// ``ItemSequence`` and ``pages(from:configuration:clock:)``.
+    /// ``ItemSequence`` and `pages(from:configuration:clock:)`.
     @inlinable public func items(
         from cursor: Cursor? = nil, configuration: FeedConfiguration = .default,
         clock: any Clock<Duration> = ContinuousClock()
