@@ -11,6 +11,9 @@
 #      the status; t retries and the feed reaches the end of the data.
 #   3. not a terminal (stdout a pipe): the listing of every item, then the end-of-data line.
 #   4. a bad --url and a bad --scheme exit 2 with a message.
+#   5. --all: every item through the engine's item sequence, for every scheme, off a terminal
+#      and on one (tmux); a page answered 503 with Retry-After is retried by itself; a 404
+#      exits 1 with the failure; --all without --url exits 2.
 #
 # Environment:
 #   SCRATCH   build directory (default: .build-demo in the repository)
@@ -188,5 +191,33 @@ status=0
 "$BIN" --url "$BASE/link" --scheme graphql 2>"$WORK/error" || status=$?
 [[ $status == 2 ]] && grep -qF -- "--scheme needs one of cursor, link, offset, pages" "$WORK/error" ||
     fail "--scheme graphql: exit $status, $(cat "$WORK/error")"
+
+# --- 5. --all: every item through the item sequence --------------------------------------------
+log "5. --all: every scheme lists all $ITEMS items through the item sequence"
+for scheme in link cursor offset pages; do
+    "$BIN" --url "$BASE/$scheme" --scheme "$scheme" --page-size 20 --all >"$WORK/all-$scheme" ||
+        fail "--all --scheme $scheme exited $?: $(cat "$WORK/all-$scheme")"
+    [[ $(grep -cE '^ *[0-9]+  #[0-9]+ +item [0-9]+$' "$WORK/all-$scheme") == "$ITEMS" ]] ||
+        fail "--all --scheme $scheme should list $ITEMS items: $(cat "$WORK/all-$scheme")"
+    grep -qF "── no more data · all $ITEMS items listed ──" "$WORK/all-$scheme" ||
+        fail "--all --scheme $scheme: no end-of-data line: $(cat "$WORK/all-$scheme")"
+    [[ "$(grep -E '^ *50  ' "$WORK/all-$scheme" | sed 's/ *$//')" == "50  #1   item 1" ]] ||
+        fail "--all --scheme $scheme: item 50 should be #1: $(cat "$WORK/all-$scheme")"
+done
+# A load-more answered 503 with Retry-After: 1 is retried after a second, by itself.
+"$BIN" --url "$BASE/cursor?key=all-check&fail=2&status=503&retry_after=1" --scheme cursor --page-size 20 --all \
+    >"$WORK/all-retry" || fail "--all with a 503 should retry and exit 0: $(cat "$WORK/all-retry")"
+grep -qF "── no more data · all $ITEMS items listed ── api: 4 requests, 0 cancelled, 1 failed" "$WORK/all-retry" ||
+    fail "--all should list every item after one retry (4 requests, 1 failed): $(cat "$WORK/all-retry")"
+"$BIN" --url "$BASE/status?code=404" --all >"$WORK/all-failed" && fail "--all: a 404 should exit 1"
+grep -qF "✗ refresh failed (try 1): HTTP 404" "$WORK/all-failed" || fail "--all: the 404 should be reported: $(cat "$WORK/all-failed")"
+status=0
+"$BIN" --all 2>"$WORK/error" || status=$?
+[[ $status == 2 ]] && grep -qF -- "--all lists every item of a real API: give --url too" "$WORK/error" ||
+    fail "--all without --url: exit $status, $(cat "$WORK/error")"
+# On a terminal too: --all lists instead of opening the interactive screen.
+start_demo "--url '$BASE/link' --scheme link --page-size 20 --all"
+wait_for "── no more data · all $ITEMS items listed ──" "--all on a terminal lists to the end"
+wait_for "EXIT=0" "--all exits 0 at the end of the data"
 
 log "every --url check passed"

@@ -76,6 +76,12 @@ target("the same, waiting on `controller.updates` (no snapshot stream)", get("fi
 target("engine ÷ floor per page (two-word items, 1k)", ratio("page.two-word.engine", "page.two-word.floor"), 1.6)
 target("idle controller", get("bytes.idle-controller.bytes"), 1024, 0, unit=" B")
 target("100,000 controllers with one page of posts with ids, each", get("bytes.controllers-100k.posts-ids.bytes_each"), 3072, 0, unit=" B")
+target("item sequence ÷ hand-written loop per item (pages of 100 from an in-process source, issue 26)",
+       ratio("sequence.items.two-word", "sequence.hand-loop.two-word"), 1.2)
+target("page sequence ÷ hand-written loop per item (the same items)",
+       ratio("sequence.pages.two-word", "sequence.hand-loop.two-word"), 1.2)
+target("heap at 1M ÷ at 100k items read through the item sequence (duplicates kept)",
+       get("bytes.sequence.items.growth.ratio"), 1.2)
 print("\nOther figures: " + ", ".join(
     f"{name} {number(get(name))}" for name in [
         "page.posts.engine", "page.posts-ids.engine.at-90k", "page.posts-ids.engine.growing-74k",

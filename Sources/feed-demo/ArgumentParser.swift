@@ -28,6 +28,7 @@ enum ArgumentParser {
                 switch flag {
                 case "--help": options.showHelp = true
                 case "--script": options.forceScript = true
+                case "--all": options.listAll = true
                 default: break
                 }
                 continue
@@ -121,6 +122,11 @@ enum ArgumentParser {
                                            or a short page
                                  --page-size sets N. The simulated API's flags and --script do
                                  not apply.
+          --all                  With --url: list every item to the end of the data, on a
+                                 terminal too, through the engine's item sequence (one page in
+                                 memory at a time, no page limit; a 503, 429 or timeout is
+                                 retried twice, as Retry-After asks). Exit 0 at the end, 1 on
+                                 a failure.
 
         SCREEN
           --prefetch N           Load more when the last visible row is N rows or fewer from
@@ -158,7 +164,7 @@ enum ArgumentParser {
 
     private static let knownFlags: Set<String> = [
         "--help", "--script", "--page-size", "--total-items", "--latency", "--failure-rate", "--seed", "--prefetch",
-        "--url", "--scheme", "--open-at",
+        "--url", "--scheme", "--open-at", "--all",
     ]
     private static let flagNames = ["-h": "--help"]
     private static let flagsWithValues: Set<String> = [

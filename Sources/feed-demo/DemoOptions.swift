@@ -26,6 +26,8 @@ struct DemoOptions: Sendable, Equatable {
     /// `--url` and `--scheme`: page a real HTTP API instead of the simulated one.
     var url: URL?
     var scheme: HTTPScheme?
+    /// `--all`: list every item of `--url` through the item sequence.
+    var listAll = false
 
     static let defaultPageSize = 15
     static let defaultSeed: UInt64 = 42
@@ -55,6 +57,8 @@ struct DemoOptions: Sendable, Equatable {
             http = HTTPFeed(url: url, scheme: scheme ?? .default)
         } else if scheme != nil {
             throw ArgumentError("--scheme says how the API of --url pages; give --url too")
+        } else if listAll {
+            throw ArgumentError("--all lists every item of a real API: give --url too")
         }
         if let openAt, openAt >= totalItems {
             throw ArgumentError(
@@ -86,6 +90,7 @@ struct DemoOptions: Sendable, Equatable {
             pageSize: pageSize,
             prefetchDistance: prefetchDistance ?? DemoOptions.defaultPrefetchDistance,
             http: http,
-            openAt: openAt)
+            openAt: openAt,
+            listsAll: listAll)
     }
 }

@@ -8,4 +8,6 @@ struct ResolvedOptions: Sendable, Equatable {
     var http: HTTPFeed?
     /// `--open-at`: where the simulated feed opens, or nil for its first page.
     var openAt: Int? = nil
+    /// `--all`: list every item of ``http`` through the item sequence.
+    var listsAll = false
 }

@@ -31,6 +31,8 @@ do {
 }
 
 switch mode {
+case _ where resolved.listsAll:
+    exit(await HTTPSequenceListing(options: resolved).run())
 case .script where resolved.http != nil:
     exit(await HTTPListing(options: resolved).run())
 case .script:

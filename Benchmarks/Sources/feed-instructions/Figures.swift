@@ -66,6 +66,7 @@ func bytesFigures(quick: Bool) async {
     }
     withExtendedLifetime(array) {}
     await boundedBytesFigures(quick: quick)
+    await sequenceBytesFigures(quick: quick)
 }
 
 /// Wall clock: every page of a feed grown from 20 to a million two-word items by pages of 20,

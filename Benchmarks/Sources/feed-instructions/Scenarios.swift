@@ -176,6 +176,7 @@ let allScenarios: [InstructionScenario] = {
     scenarios += boundedScenarios
     scenarios += editScenarios
     scenarios += sessionScenarios
+    scenarios += sequenceScenarios
     return scenarios
 }()
 

@@ -40,6 +40,23 @@
         live.insert(cursor)
     }
 
+    /// Inserts `cursor`; `false` when it was there already. One lookup where `contains` then
+    /// `insert` take three: the page sequences check every page's cursor this way.
+    @inlinable mutating func insertIfNew(_ cursor: Cursor) -> Bool {
+        if !draining.isEmpty {
+            copyFromDraining(upTo: Self.movedPerInsert)
+            if !draining.isEmpty && draining.contains(cursor) { return false }
+        }
+        if live.count >= live.capacity && live.capacity >= Self.smallCapacity {
+            if live.contains(cursor) { return false }
+            if !draining.isEmpty { copyFromDraining(upTo: .max) } // never: it finished long ago
+            draining = live
+            drainIndex = draining.startIndex
+            live = Set(minimumCapacity: draining.capacity * 2)
+        }
+        return live.insert(cursor).inserted
+    }
+
     /// Forgets `cursor`: its page was dropped for the bound, and fetching it again is no loop.
     /// (While a copy is under way, it first finishes: only then can `draining` change. A bounded
     /// feed keeps few cursors, so that copy is short.)

@@ -22,7 +22,7 @@ extension Concurrency {
             ) { _, state in
                 let source = PostSource { request in
                     let index = request.cursor ?? 0
-                    return .items(posts(index * 15..<(index + 1) * 15), next: index + 1, latency: .microseconds(200))
+                    return .page(posts(index * 15..<(index + 1) * 15), next: index + 1, latency: .microseconds(200))
                 }
                 return FeedController(
                     source: source, clock: ContinuousClock(), configuration: configuration(), restoring: state,

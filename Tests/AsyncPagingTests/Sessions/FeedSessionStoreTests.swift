@@ -17,7 +17,7 @@ struct FeedSessionStoreTests {
     static func pagedSource() -> PostSource {
         PostSource { request in
             let index = request.cursor ?? 0
-            return .items(posts(index * 15..<(index + 1) * 15), next: index + 1, latency: .zero)
+            return .page(posts(index * 15..<(index + 1) * 15), next: index + 1, latency: .zero)
         }
     }
 
