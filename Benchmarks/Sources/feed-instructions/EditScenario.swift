@@ -58,6 +58,16 @@ let editScenarios: [InstructionScenario] = [
         await measured { await harness.edit(0) }
     },
     InstructionScenario(
+        name: "edit.posts-ids.engine.1m.first.second-feed", iterations: 1,
+        summary: "the first edit of a second such feed, in a process that edited one before (no first-use costs of the process)"
+    ) { _ in
+        let earlier = await EditHarness(count: 1_000_000, edits: 1)
+        await earlier.edit(0)
+        let harness = await EditHarness(count: 1_000_000, edits: 1)
+        await measured { await harness.edit(0) }
+        _ = earlier
+    },
+    InstructionScenario(
         name: "edit.posts-keypath.engine.1m", iterations: 200,
         summary: "update(_:) of one post in a feed of 1,000,000 given its ids by key path (id: \\.id)"
     ) { edits in

@@ -3,18 +3,37 @@
 /// positions and their replacements).
 ///
 /// A value type whose runs are arrays, so an edit that changes a copy copies the list of runs
-/// (a reference per run, O(count / 64)) and the one run it changes (at most 128 entries), never
-/// every entry: an overlay shared with older snapshots stays as it is, and an edit's cost stays
-/// bounded however many edits came before it (a flat array copied every edit cost a retain per
-/// replaced item, and folding the edits into the list at a limit cost O(list)).
+/// (O(count / 64): a reference and a count per run) and the one run it changes (at most 128
+/// entries), never every entry: an overlay shared with older snapshots stays as it is, and an
+/// edit's cost stays bounded however many edits came before it (a flat array copied every edit
+/// cost a retain per replaced item, and folding the edits into the list at a limit cost
+/// O(list)). Two allocations per changed copy: the list of runs and the run.
 @usableFromInline
 struct _EditRuns<Value> {
-    /// The runs' positions, ascending across runs; no run is empty.
-    @usableFromInline var keys: [[Int]]
-    /// `values[r][i]` goes with `keys[r][i]`.
-    @usableFromInline var values: [[Value]]
-    /// `before[r]`: the entries of the runs before run `r`.
-    @usableFromInline var before: [Int]
+    /// One run: its entries, ascending, and how many entries the runs before it hold.
+    @usableFromInline struct _Run {
+        @usableFromInline var start: Int
+        @usableFromInline var entries: [(position: Int, value: Value)]
+
+        @inlinable init(start: Int, entries: [(position: Int, value: Value)]) {
+            self.start = start
+            self.entries = entries
+        }
+
+        /// How many of the run's positions are below `position`.
+        @inlinable func countBelow(_ position: Int) -> Int {
+            var low = 0
+            var high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                if entries[middle].position < position { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+    }
+
+    /// The runs, ascending across runs; no run is empty.
+    @usableFromInline var runs: [_Run]
     /// The entries.
     @usableFromInline var count: Int
 
@@ -22,9 +41,7 @@ struct _EditRuns<Value> {
     @inlinable static var maximumRun: Int { 128 }
 
     @inlinable init() {
-        keys = []
-        values = []
-        before = []
+        runs = []
         count = 0
     }
 
@@ -34,21 +51,21 @@ struct _EditRuns<Value> {
     /// `position` (`0` if none is).
     @inlinable func run(for position: Int) -> Int {
         var low = 0
-        var high = keys.count
+        var high = runs.count
         while low < high {
             let middle = (low + high) / 2
-            if keys[middle][0] <= position { low = middle + 1 } else { high = middle }
+            if runs[middle].entries[0].position <= position { low = middle + 1 } else { high = middle }
         }
         return Swift.max(0, low - 1)
     }
 
-    /// How many of `run`'s positions are below `position`.
-    @inlinable static func countBelow(_ position: Int, in run: [Int]) -> Int {
+    /// How many of the ascending `positions` are below `position`.
+    @inlinable static func countBelow(_ position: Int, in positions: [Int]) -> Int {
         var low = 0
-        var high = run.count
+        var high = positions.count
         while low < high {
             let middle = (low + high) / 2
-            if run[middle] < position { low = middle + 1 } else { high = middle }
+            if positions[middle] < position { low = middle + 1 } else { high = middle }
         }
         return low
     }
@@ -56,17 +73,18 @@ struct _EditRuns<Value> {
     /// How many positions are below `position`. O(log count).
     @inlinable func countBelow(_ position: Int) -> Int {
         guard count > 0 else { return 0 }
-        let run = run(for: position)
-        return before[run] + Self.countBelow(position, in: keys[run])
+        let run = runs[run(for: position)]
+        return run.start + run.countBelow(position)
     }
 
     /// Where `position` is (run and slot), if it is held.
     @inlinable func find(_ position: Int) -> (run: Int, slot: Int)? {
         guard count > 0 else { return nil }
-        let run = run(for: position)
-        let slot = Self.countBelow(position, in: keys[run])
-        guard slot < keys[run].count, keys[run][slot] == position else { return nil }
-        return (run, slot)
+        let index = run(for: position)
+        let run = runs[index]
+        let slot = run.countBelow(position)
+        guard slot < run.entries.count, run.entries[slot].position == position else { return nil }
+        return (index, slot)
     }
 
     @inlinable func contains(_ position: Int) -> Bool { find(position) != nil }
@@ -74,55 +92,43 @@ struct _EditRuns<Value> {
     /// The value at `position`, if it is held.
     @inlinable func value(at position: Int) -> Value? {
         guard let (run, slot) = find(position) else { return nil }
-        return values[run][slot]
+        return runs[run].entries[slot].value
     }
 
     /// Holds `value` at `position`, replacing the value there if any.
     @inlinable mutating func set(_ value: Value, at position: Int) {
         guard count > 0 else {
-            keys = [[position]]
-            values = [[value]]
-            before = [0]
+            runs = [_Run(start: 0, entries: [(position, value)])]
             count = 1
             return
         }
         let run = run(for: position)
-        let slot = Self.countBelow(position, in: keys[run])
-        if slot < keys[run].count, keys[run][slot] == position {
-            values[run][slot] = value
+        let slot = runs[run].countBelow(position)
+        if slot < runs[run].entries.count, runs[run].entries[slot].position == position {
+            runs[run].entries[slot].value = value
             return
         }
-        keys[run].insert(position, at: slot)
-        values[run].insert(value, at: slot)
+        runs[run].entries.insert((position, value), at: slot)
         count += 1
-        for later in (run + 1)..<before.count { before[later] += 1 }
-        if keys[run].count > Self.maximumRun { split(run) }
+        for later in (run + 1)..<runs.count { runs[later].start += 1 }
+        if runs[run].entries.count > Self.maximumRun { split(run) }
     }
 
     /// Splits `run` into two halves.
     @inlinable mutating func split(_ run: Int) {
-        let half = keys[run].count / 2
-        let upperKeys = Array(keys[run][half...])
-        let upperValues = Array(values[run][half...])
-        keys[run].removeSubrange(half...)
-        values[run].removeSubrange(half...)
-        keys.insert(upperKeys, at: run + 1)
-        values.insert(upperValues, at: run + 1)
-        before.insert(before[run] + half, at: run + 1)
+        let half = runs[run].entries.count / 2
+        let upper = _Run(start: runs[run].start + half, entries: Array(runs[run].entries[half...]))
+        runs[run].entries.removeSubrange(half...)
+        runs.insert(upper, at: run + 1)
     }
 
     /// Removes the entry at `position`; its value, or `nil` if none was there.
     @inlinable @discardableResult mutating func remove(_ position: Int) -> Value? {
         guard let (run, slot) = find(position) else { return nil }
-        keys[run].remove(at: slot)
-        let value = values[run].remove(at: slot)
+        let value = runs[run].entries.remove(at: slot).value
         count -= 1
-        for later in (run + 1)..<before.count { before[later] -= 1 }
-        if keys[run].isEmpty {
-            keys.remove(at: run)
-            values.remove(at: run)
-            before.remove(at: run)
-        }
+        for later in (run + 1)..<runs.count { runs[later].start -= 1 }
+        if runs[run].entries.isEmpty { runs.remove(at: run) }
         return value
     }
 
@@ -131,12 +137,12 @@ struct _EditRuns<Value> {
         guard count > 0, lower < upper else { return [] }
         var result: [Int] = []
         var run = run(for: lower)
-        var slot = Self.countBelow(lower, in: keys[run])
-        while run < keys.count {
-            let positions = keys[run]
-            while slot < positions.count {
-                guard positions[slot] < upper else { return result }
-                result.append(positions[slot])
+        var slot = runs[run].countBelow(lower)
+        while run < runs.count {
+            let entries = runs[run].entries
+            while slot < entries.count {
+                guard entries[slot].position < upper else { return result }
+                result.append(entries[slot].position)
                 slot += 1
             }
             run += 1
@@ -146,7 +152,7 @@ struct _EditRuns<Value> {
     }
 
     /// Every position, ascending.
-    @inlinable var allPositions: [Int] { Array(keys.joined()) }
+    @inlinable var allPositions: [Int] { runs.flatMap { $0.entries.map(\.position) } }
 
     /// The entries whose position is in `first..<end`, and how many were below and above.
     /// O(count / 64 + entries dropped).
@@ -156,26 +162,21 @@ struct _EditRuns<Value> {
         guard below > 0 || above > 0 else { return (self, 0, 0) }
         var kept = Self()
         guard count - below - above > 0 else { return (kept, below, above) }
-        for run in keys.indices {
-            let positions = keys[run]
-            guard positions[positions.count - 1] >= first, positions[0] < end else { continue }
-            if positions[0] >= first && positions[positions.count - 1] < end {
-                kept.keys.append(positions)
-                kept.values.append(values[run])
-            } else {
-                let lower = Self.countBelow(first, in: positions)
-                let upper = Self.countBelow(end, in: positions)
-                kept.keys.append(Array(positions[lower..<upper]))
-                kept.values.append(Array(values[run][lower..<upper]))
-            }
-            kept.before.append(kept.count)
-            kept.count += kept.keys[kept.keys.count - 1].count
+        for run in runs {
+            let entries = run.entries
+            guard entries[entries.count - 1].position >= first, entries[0].position < end else { continue }
+            let lower = entries[0].position >= first ? 0 : run.countBelow(first)
+            let upper = entries[entries.count - 1].position < end ? entries.count : run.countBelow(end)
+            let keptEntries = lower == 0 && upper == entries.count ? entries : Array(entries[lower..<upper])
+            kept.runs.append(_Run(start: kept.count, entries: keptEntries))
+            kept.count += keptEntries.count
         }
         return (kept, below, above)
     }
 }
 
 extension _EditRuns: Sendable where Value: Sendable {}
+extension _EditRuns._Run: Sendable where Value: Sendable {}
 
 extension _EditRuns where Value == Void {
     /// The number `m` of positions `p[j]` (ascending, `j` from 0) with `p[j] - offset - j <= index`
@@ -185,22 +186,20 @@ extension _EditRuns where Value == Void {
         guard count > 0 else { return 0 }
         // The last run whose first entry meets the condition.
         var low = 0
-        var high = keys.count
+        var high = runs.count
         while low < high {
             let middle = (low + high) / 2
-            if keys[middle][0] - offset - before[middle] <= index { low = middle + 1 } else { high = middle }
+            if runs[middle].entries[0].position - offset - runs[middle].start <= index { low = middle + 1 } else { high = middle }
         }
         guard low > 0 else { return 0 }
-        let run = low - 1
-        let positions = keys[run]
-        let start = before[run]
+        let run = runs[low - 1]
         var lower = 0
-        var upper = positions.count
+        var upper = run.entries.count
         while lower < upper {
             let middle = (lower + upper) / 2
-            if positions[middle] - offset - (start + middle) <= index { lower = middle + 1 } else { upper = middle }
+            if run.entries[middle].position - offset - (run.start + middle) <= index { lower = middle + 1 } else { upper = middle }
         }
-        return start + lower
+        return run.start + lower
     }
 
     /// Adds `position`.

@@ -38,8 +38,8 @@ struct EditRunsTests {
             #expect(runs.value(at: probe) == model.first { $0.position == probe }?.value)
         }
         #expect(runs.allPositions == model.map(\.position))
-        #expect(runs.keys.allSatisfy { !$0.isEmpty && $0.count <= _EditRuns<Int>.maximumRun })
-        #expect(runs.before == runs.keys.indices.map { runs.keys[..<$0].reduce(0) { $0 + $1.count } })
+        #expect(runs.runs.allSatisfy { !$0.entries.isEmpty && $0.entries.count <= _EditRuns<Int>.maximumRun })
+        #expect(Self.startsAreCounts(runs))
         for (copy, copyModel) in zip(shared, sharedModels) {
             #expect(copy.allPositions == copyModel.map(\.position))
         }
@@ -49,7 +49,14 @@ struct EditRunsTests {
             #expect(below == model.filter { $0.position < first }.count)
             #expect(above == model.filter { $0.position >= end }.count)
             #expect(runs.positions(from: first, to: end) == kept.allPositions)
-            #expect(kept.before == kept.keys.indices.map { kept.keys[..<$0].reduce(0) { $0 + $1.count } })
+            #expect(Self.startsAreCounts(kept))
+        }
+    }
+
+    /// Whether each run's `start` is the number of entries before it.
+    static func startsAreCounts<Value>(_ runs: _EditRuns<Value>) -> Bool {
+        runs.runs.indices.allSatisfy { index in
+            runs.runs[index].start == runs.runs[..<index].reduce(0) { $0 + $1.entries.count }
         }
     }
 
