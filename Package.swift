@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AsyncPagingTesting", targets: ["AsyncPagingTesting"]),
         .library(name: "AsyncPagingUI", targets: ["AsyncPagingUI"]),
         .library(name: "AsyncPagingHTTP", targets: ["AsyncPagingHTTP"]),
+        .library(name: "AsyncPagingFileStore", targets: ["AsyncPagingFileStore"]),
         .executable(name: "feed-demo", targets: ["FeedDemo"]),
     ],
     targets: [
@@ -36,6 +37,13 @@ let package = Package(
             dependencies: ["AsyncPaging"],
             swiftSettings: strictSettings
         ),
+        // A session store in files (FileFeedSessionStore): JSON lines need Foundation's coders,
+        // which the engine does not import. No package dependency.
+        .target(
+            name: "AsyncPagingFileStore",
+            dependencies: ["AsyncPaging"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "FeedDemo",
             dependencies: ["AsyncPaging", "AsyncPagingUI", "AsyncPagingHTTP"],
@@ -44,7 +52,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AsyncPagingTests",
-            dependencies: ["AsyncPaging", "AsyncPagingTesting"],
+            dependencies: ["AsyncPaging", "AsyncPagingTesting", "AsyncPagingFileStore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -81,6 +81,39 @@ wait_for_line() {
     done
 }
 
+# The line the event history is on (the one above the key line).
+EVENTS_LINE=$((HEIGHT - 1))
+
+# Fails if $1 shows more than once on the event line, watching it for about a second: for a
+# note that comes back from a task (m's answer), whose arrival nothing on screen orders.
+expect_at_most_once_on_event_line() {
+    local text="$1" why="${2:-}" count
+    for _ in $(seq 20); do
+        count=$(screen | sed -n "${EVENTS_LINE}p" | grep -oF -- "$text" | wc -l)
+        ((count <= 1)) || fail "\"$text\" shows $count times on the event line${why:+ ($why)}"
+        sleep 0.05
+    done
+}
+
+# Checks that the list rows on screen are aligned: each row's number ends in the same column
+# (right-aligned, at least three digits wide) and each row's author starts in the same column.
+expect_aligned_rows() {
+    local why="${1:-}"
+    screen | sed -n "2,$((HEIGHT - 3))p" | awk -v why="$why" '
+        /^ *[0-9]+  #/ {
+            match($0, /^ *[0-9]+/); number_end = RLENGTH
+            match($0, /  [a-z]/); author = RSTART
+            if (first_number == "") { first_number = number_end; first_author = author }
+            if (number_end != first_number || author != first_author) {
+                printf "misaligned row (number ends at %d, not %d; author at %d, not %d): %s\n", number_end, first_number, author, first_author, $0
+                bad = 1
+            }
+            rows++
+        }
+        END { if (rows == 0) { print "no list rows on screen"; bad = 1 }; exit bad }' ||
+        fail "the list rows are not aligned${why:+ ($why)}"
+}
+
 expect_absent() {
     local text="$1" why="${2:-}"
     if screen | grep -qF -- "$text"; then fail "\"$text\" is still on screen${why:+ ($why)}"; fi
@@ -122,8 +155,9 @@ ARGS="--failure-rate 0 --latency $LATENCY --total-items 60 --page-size 15 --pref
 log "1. opening: header, first posts, footer, key line"
 start_demo "$ARGS"
 wait_for_line 1 '^ (feed-demo|. refreshing…) · ' "the header is the first line"
-wait_for_line 2 '^ +1  #60 ' "the newest post, #60, is the first row"
+wait_for_line 2 '^   1  #60 ' "the newest post, #60, is the first row (row numbers are three digits wide)"
 wait_for "rows 1–20 of 30" "15 posts do not fill 20 rows, so a second page loads by itself"
+expect_aligned_rows "on the first screen"
 wait_for_line "$HEIGHT" 'r refresh .* q quit' "the key line is the last line"
 wait_for "✓ load-more done ← ✓ refresh done" "the event line lists the two loads, newest first"
 
@@ -198,6 +232,14 @@ wait_for "• that is the last post: no more data" "j at the very end says so"
 keys m
 wait_for "• m: no more data · all 60 posts are loaded" "m at the end says there is no more data"
 expect_absent "loading more…" "no load-more after the end of the data"
+log "7a. more keys at the end of the data: each note shows once, not once per key"
+keys m m m
+expect_at_most_once_on_event_line "• m: no more data" "m pressed four times at the end"
+keys j j j t
+# j's note is answered at once, in key order: t's note comes after the last j's. Before, the
+# line read "• t: nothing to retry ← • that is the last post: no more data ← • that is the…".
+wait_for_line "$EVENTS_LINE" '^ events: • t: nothing to retry ← • that is the last post: no more data ← • m: no more data' \
+    "each note once: j's moved to the front, m's follows"
 screen | grep -qE '^ feed-demo · 60 posts +api: 10 requests, 2 cancelled, 1 failed' ||
     fail "expected exactly 10 requests (2 to open, 1 load-more, 3 + 2 in the overlaps, 1 failure, 1 retry), 2 cancelled, 1 failed"
 
@@ -252,34 +294,75 @@ done
 cmp -s "$WORK/before" "$WORK/after" || fail "terminal settings differ after SIGTERM"
 
 # --- 11. --open-at: a feed opened in the middle grows both ways ----------------------------
-# Post 30 of 60 (the newest is post 0): the first page is #30..#16. Its first row is near the
-# top, so the top loads the newer page above by itself (the header says so), and the bottom the
-# older page below; the prepend keeps the rows on screen where they were.
-log "11. --open-at 30: opens in the middle, loads newer above and older below"
+# 30 posts below the newest of 60: the first page is #30..#16, rows 31 to 45 of the data (rows
+# are numbered from the newest post, and keep their numbers as pages land above). Its first
+# row is near the top, so the top loads the newer page above by itself (the header says so),
+# and the bottom the older page below; the prepend keeps the rows on screen where they were.
+log "11. --open-at 30: opens in the middle at row 31, loads newer above and older below"
 start_demo "$ARGS --open-at 30"
-wait_for_line 2 '^ +1  #30 ' "the first row is post #30, the page at the cursor"
+wait_for_line 2 '^  31  #30 ' "the first row is post #30, row 31 of the data: the page at the cursor"
 wait_for "↑ " "the header shows the top's state"
 wait_for "loading newer…" "the first row is near the top: the newer page above loads by itself"
 wait_for_line 1 '^ feed-demo · 45 posts · ↑ newer above: scroll up' "a page above and a page below: 45 posts"
-screen | grep -qE '^ 16  #30 ' || fail "post #30 should be row 16 once 15 newer posts are above it"
+screen | grep -qE '^  31  #30 ' || fail "post #30 should still be row 31 once 15 newer posts are above it"
 # Post #30 stays at the top of the screen, unless the prepend landed before the page below,
 # when the list (30 posts) could not scroll that far: then it is as far down as 30 rows allow.
-wait_for_line $((HEIGHT - 2)) '^ rows (16–35|11–30) of 45 ' "the prepend moved the viewport down with the rows"
+wait_for_line $((HEIGHT - 2)) '^ rows (31–50|26–45) \(16–60 loaded\) ' "the prepend moved the viewport down with the rows"
 wait_for "✓ load-previous done" "the event line shows the load above"
-log "11b. g: the top loads the newest page, then says start of the data; p there says so too"
+log "11b. g: the top loads the newest page and shows it: row 1; p there says start of the data"
 keys g
 wait_for "loading newer…" "at the top the next newer page loads"
 wait_for_line 1 '^ feed-demo · 60 posts · ↑ start of the data' "the newest posts are in: start of the data"
-wait_for_line 2 '^ 16  #45 ' "the rows on screen stayed where they were"
+wait_for_line 2 '^   1  #60 ' "after g, the page that landed above shows at the top: row 1, the newest post"
+wait_for "rows 1–20 of 60" "the status line counts from row 1"
 wait_for "✓ load-previous done, start of the data"
 keys g
-wait_for_line 2 '^ +1  #60 ' "the newest post, #60, is the first row"
+wait_for "• already at the top" "g at row 1 says so"
 keys p
 wait_for "• p: start of the data · nothing newer above" "p at the start of the data starts no load"
 keys G
 wait_for "rows 41–60 of 60 · ── no more data · all 60 posts loaded ──" "and the bottom reached the end of the data"
 screen | grep -qE '^ feed-demo · 60 posts · ↑ start of the data +api: 4 requests, 0 cancelled, 0 failed' ||
     fail "expected exactly 4 requests: the page at post 30, two above, one below"
+keys q
+expect_exit 0
+
+# --- 12. Defaults: --open-at 40 of 100 posts, rows past 99, no random failures ----------------
+# No --failure-rate and no --total-items: the defaults (no random failures, 100 posts). Opened
+# 40 posts below the newest (#100), the first row is #60, row 41 of the data.
+log "12. --open-at 40 with the defaults: row 41 is #60; rows 99 and 100 align; no random failures"
+start_demo "--latency $LATENCY --page-size 15 --prefetch 3 --open-at 40"
+wait_for_line 2 '^  41  #60 ' "row 41 of the data is post #60, 40 below the newest (#100)"
+expect_absent "simulated failures" "random failures are off by default, and not announced"
+wait_for "↑ newer above: scroll up" "the page above landed"
+screen | grep -qE '^  41  #60 ' || fail "post #60 keeps its row number, 41, when the page above lands"
+expect_aligned_rows "opened at row 41"
+# G goes to the bottom of what is loaded; the prefetch trigger loads the next page there.
+deadline=$((SECONDS + 3 * TIMEOUT_SECONDS))
+until screen | sed -n "$((HEIGHT - 2))p" | grep -qE '^ rows 81–100 \([0-9]+–100 loaded\) · ── no more data'; do
+    ((SECONDS < deadline)) || fail "G did not reach the end of the data, row 100"
+    keys G
+    sleep 0.3
+done
+screen | grep -qE '^  99  #2 ' || fail "row 99 is post #2, right-aligned to three digits"
+screen | grep -qE '^ 100  #1 ' || fail "row 100 is post #1, in the same column as row 99"
+expect_aligned_rows "rows 81 to 100"
+screen | grep -qE 'api: [0-9]+ requests, 0 cancelled, 0 failed' || fail "no request failed: random failures are off by default"
+keys q
+expect_exit 0
+
+# --- 13. Random failures asked for: announced on the first screen; a failed first page -------
+log "13. --failure-rate 1: announced on the first screen; the failed first page says so in red; t retries"
+start_demo "--failure-rate 1 --latency 300ms --total-items 60"
+wait_for "• simulated failures on: 100% of requests fail (--failure-rate 1.0)" "the first screen announces them"
+wait_for_line 2 '^   ✗ the first page failed: HTTP 503 \(simulated\) · t retries' "the empty list says the first page failed"
+if [[ -z ${NO_COLOR:-} ]]; then
+    tmx capture-pane -p -e -t demo | grep -F "the first page failed" | grep -qF $'\e[31m' ||
+        fail "the failed first page should be red (SGR 31)"
+fi
+keys t
+wait_for "api: 2 requests, 0 cancelled, 2 failed" "t retried the first page (and it failed again)"
+wait_for_line 2 '^   ✗ the first page failed' "still failed, still said"
 keys q
 expect_exit 0
 

@@ -86,11 +86,12 @@ wait_for() {
 keys() { tmx send-keys -t demo "$@"; }
 
 # Checks that list rows first..last (1-based positions in the feed) are on screen lines
-# 2..21 and are the fixture's items, newest first: position p is item 51-p.
+# 2..21 and are the fixture's items, newest first: position p is item 51-p. Row numbers are
+# right-aligned, three digits wide.
 expect_rows() {
     local first="$1" last="$2" line=2 position expected actual
     for ((position = first; position <= last; position++)); do
-        expected="$(printf '%2d  #%-2d  item %d' "$position" $((ITEMS + 1 - position)) $((ITEMS + 1 - position)))"
+        expected="$(printf '%3d  #%-2d  item %d' "$position" $((ITEMS + 1 - position)) $((ITEMS + 1 - position)))"
         actual="$(screen | sed -n "${line}p" | sed 's/ *$//')"
         [[ "$actual" == " $expected" ]] || fail "line $line should be \" $expected\", is \"$actual\""
         line=$((line + 1))

@@ -5,7 +5,7 @@
 # engine bugs that short ones missed); then the real-clock Concurrency suite (stress test,
 # subscriber cancellation races, memory at scale) for long.
 #
-#   scripts/soak.sh                       # 1,000,000 short + 100,000 long sequences, 10 min of stress
+#   scripts/soak.sh                       # 1,000,000 short + 100,000 long + 20,000 mixed sequences, 10 min of stress
 #   SOAK_COUNT=50000 SOAK_LONG_COUNT=5000 scripts/soak.sh   # fewer sequences
 #   SOAK_PARTS=long SOAK_LONG_STEPS=80 scripts/soak.sh      # only long sequences, longer still
 #   SOAK_PARTS=stress SOAK_STRESS_SECONDS=3600 scripts/soak.sh   # an hour of stress only
@@ -19,10 +19,14 @@
 #                     40 found engine bug 2 of h7-model-ENGINE-BUGS.md, which 14 missed)
 #   SOAK_LONG_FIRST_SEED  first long seed; the suite's long runs are 1000000..<1000200
 #                     (default 2000000)
+#   SOAK_MIX_COUNT    sequences that mix the features (bound, head merges, edits, export →
+#                     restore; the suite's "features together" test)  (default 20000)
+#   SOAK_MIX_STEPS    operations per mixed sequence        (default 240, the suite's)
+#   SOAK_MIX_FIRST_SEED  first mixed seed; the suite's are 2000000..<2000032 (default 3000000)
 #   SOAK_CHUNK        sequences per run of the binary      (default 50000; long: a fifth)
 #   SOAK_SCRATCH      SwiftPM scratch path                  (default .build-soak)
 #   SOAK_CHUNK_LIMIT  seconds a chunk may take before it counts as hung (default 900)
-#   SOAK_PARTS        which parts to run: "model" (short), "long", "stress" (default all three)
+#   SOAK_PARTS        which parts to run: "model" (short), "long", "mix", "stress" (default all four)
 #   SOAK_STRESS_SECONDS  how long the stress test runs, in one process (default 600); the
 #                     cancellation races run a tenth of it each, the lifetime test 100,000 cycles
 #
@@ -42,7 +46,10 @@ long_first=${SOAK_LONG_FIRST_SEED:-2000000}
 chunk=${SOAK_CHUNK:-50000}
 scratch=${SOAK_SCRATCH:-.build-soak}
 limit=${SOAK_CHUNK_LIMIT:-900}
-parts=${SOAK_PARTS:-model long stress}
+mix_count=${SOAK_MIX_COUNT:-20000}
+mix_steps=${SOAK_MIX_STEPS:-240}
+mix_first=${SOAK_MIX_FIRST_SEED:-3000000}
+parts=${SOAK_PARTS:-model long mix stress}
 stress_seconds=${SOAK_STRESS_SECONDS:-600}
 
 swift build --build-tests --scratch-path "$scratch" >/dev/null
@@ -52,25 +59,31 @@ run_chunk() { # first-seed count steps [extra env...]
     local start=$1 size=$2 length=$3
     shift 3
     env ASYNCPAGING_FIRST_SEED="$start" ASYNCPAGING_SEQUENCES="$size" ASYNCPAGING_STEPS="$length" \
-        ASYNCPAGING_LONG_SEQUENCES=0 "$@" \
+        ASYNCPAGING_LONG_SEQUENCES=0 ASYNCPAGING_MIX_SEQUENCES=0 "$@" \
         timeout -s KILL "$limit" "$binary" --testing-library swift-testing --filter ModelCheckingTests
 }
 
 failed=0
 
-soak_model() { # total first-seed steps chunk-size
-    local total=$1 from=$2 length=$3 per_chunk=$4
+soak_model() { # total first-seed steps chunk-size [mix]
+    local total=$1 from=$2 length=$3 per_chunk=$4 mix=${5:-}
     local done_count=0 started_at size start log status
+    local -a chunk_args
     started_at=$(date +%s)
     while (( done_count < total )); do
         size=$(( total - done_count < per_chunk ? total - done_count : per_chunk ))
         start=$(( from + done_count ))
         log=$(mktemp)
         status=0
-        run_chunk "$start" "$size" "$length" >"$log" 2>&1 || status=$?
+        if [[ -n $mix ]]; then
+            chunk_args=(0 0 0 ASYNCPAGING_MIX_FIRST_SEED="$start" ASYNCPAGING_MIX_SEQUENCES="$size" ASYNCPAGING_MIX_STEPS="$length")
+        else
+            chunk_args=("$start" "$size" "$length")
+        fi
+        run_chunk "${chunk_args[@]}" >"$log" 2>&1 || status=$?
         if (( status == 137 )); then
             echo "seeds $start..<$(( start + size )) ($length steps): hung after ${limit}s; tracing seeds..."
-            run_chunk "$start" "$size" "$length" ASYNCPAGING_TRACE_SEEDS=1 >"$log" 2>&1 || true
+            run_chunk "${chunk_args[@]}" ASYNCPAGING_TRACE_SEEDS=1 >"$log" 2>&1 || true
             awk -v steps="$length" '/^seed [0-9]+ starts/ { s[$2] = 1 } /^seed [0-9]+ ends/ { delete s[$2] }
                  END { for (k in s) print "  seed " k " never ended: ASYNCPAGING_SEED=" k " ASYNCPAGING_STEPS=" steps " to replay" }' "$log"
             failed=1
@@ -89,6 +102,7 @@ soak_model() { # total first-seed steps chunk-size
 
 [[ " $parts " == *" model "* ]] && soak_model "$count" "$first" "$steps" "$chunk"
 [[ " $parts " == *" long "* ]] && soak_model "$long_count" "$long_first" "$long_steps" $(( chunk / 5 > 1 ? chunk / 5 : 1 ))
+[[ " $parts " == *" mix "* ]] && soak_model "$mix_count" "$mix_first" "$mix_steps" $(( chunk / 25 > 1 ? chunk / 25 : 1 )) mix
 
 if [[ " $parts " == *" stress "* ]]; then
     # The stall detector ends a deadlocked run with a message; the timeout is a last resort.

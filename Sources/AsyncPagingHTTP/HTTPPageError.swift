@@ -4,8 +4,9 @@ import AsyncPaging
 /// Why an HTTP page source could not produce a page.
 ///
 /// Conforms to `PageSourceError`, so the engine's default retry condition retries exactly what
-/// is worth retrying: transport failures, 408, 429 and 5xx — and honours a `Retry-After` the
-/// server sent (capped by the retry policy). Other 4xx answers, bodies that do not decode and
+/// is worth retrying: transport failures, 408, 429 and 5xx — and a `Retry-After` the server
+/// sent sets the delay before the retry, shorter or longer than the policy's backoff
+/// (`Retry-After: 0` retries at once), capped by the policy's maximum backoff. Other 4xx answers, bodies that do not decode and
 /// malformed pagination headers are not retried: asking again would get the same answer.
 public enum HTTPPageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server answered with a status other than 2xx.
@@ -69,5 +70,7 @@ public enum HTTPPageError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The engine's default retry condition asks ``HTTPPageError/isRetryable``, and a retry waits
-/// at least ``HTTPPageError/retryAfter`` (capped by the policy's maximum backoff).
+/// exactly ``HTTPPageError/retryAfter`` when the response had a `Retry-After` header, in place
+/// of the policy's backoff, shorter or longer (`Retry-After: 0` retries at once), capped by the
+/// policy's ``AsyncPaging/RetryPolicy/maximumBackoff``.
 extension HTTPPageError: PageSourceError {}

@@ -98,7 +98,8 @@ extension HTTPPageSource where Cursor == Int {
     ///
     /// Items inserted at the head while paging shift the offsets, so a page may repeat items of
     /// the previous one: give the controller an `id` so that ``AsyncPaging/FeedConfiguration/duplicates``
-    /// drops them.
+    /// drops them. An offset that would pass `Int.max` (a cursor near it, as `refresh(from:)`
+    /// may give) throws ``HTTPPageError/invalidPagination(_:)`` instead of trapping.
     ///
     /// - Parameters:
     ///   - url: The URL; its own query parameters are kept.
@@ -125,13 +126,14 @@ extension HTTPPageSource where Cursor == Int {
         } parse: { response, request in
             let decoded = try decoder.decode(Body.self, from: response.body)
             let pageItems = items(decoded)
-            let nextOffset = (request.cursor ?? 0) + pageItems.count
+            let (nextOffset, overflow) = (request.cursor ?? 0).addingReportingOverflow(pageItems.count)
             let hasMore: Bool
             if let total = total?(decoded) {
                 hasMore = !pageItems.isEmpty && nextOffset < total
             } else {
                 hasMore = !pageItems.isEmpty && pageItems.count >= request.pageSize
             }
+            if hasMore && overflow { throw HTTPPageError.invalidPagination("the next offset passes Int.max") }
             return Page(items: pageItems, next: hasMore ? nextOffset : nil)
         }
     }
@@ -141,7 +143,8 @@ extension HTTPPageSource where Cursor == Int {
     /// when it answers nil) when a page comes back shorter than the page size.
     ///
     /// As with offsets, items inserted at the head shift pages: identify items so that
-    /// repeats are dropped.
+    /// repeats are dropped. A next page number that would pass `Int.max` throws
+    /// ``HTTPPageError/invalidPagination(_:)`` instead of trapping.
     ///
     /// - Parameters:
     ///   - url: The URL; its own query parameters are kept.
@@ -172,7 +175,10 @@ extension HTTPPageSource where Cursor == Int {
             let decoded = try decoder.decode(Body.self, from: response.body)
             let pageItems = items(decoded)
             let more = hasMore?(decoded) ?? (!pageItems.isEmpty && pageItems.count >= request.pageSize)
-            return Page(items: pageItems, next: more ? (request.cursor ?? firstPage) + 1 : nil)
+            guard more else { return Page(items: pageItems, next: nil) }
+            let (nextPage, overflow) = (request.cursor ?? firstPage).addingReportingOverflow(1)
+            if overflow { throw HTTPPageError.invalidPagination("the next page number passes Int.max") }
+            return Page(items: pageItems, next: nextPage)
         }
     }
 }

@@ -8,9 +8,17 @@ import AsyncPaging
 /// ``TestClock`` the test decides when it arrives — and may ignore cancellation, to prove that
 /// a late page is dropped.
 ///
+/// A response is named after what the source does with the request: it answers with a page
+/// (``Response/page(_:next:latency:ignoresCancellation:)``, with `previous:` too for a feed
+/// that loads both ways, or ``Response/page(_:latency:ignoresCancellation:)`` for a `Page` you
+/// have), throws (``Response/failure(_:latency:ignoresCancellation:)``) or never answers
+/// (``Response/hang``). <doc:TestKitVocabulary> lists the whole kit.
+///
 /// ```swift
 /// let source = ScriptedPageSource<Int, Int>()
-/// source.enqueue(.page(Page(items: Array(0..<15), next: 1), latency: .seconds(2)))
+/// source.enqueue(.page(Array(0..<15), next: 1, latency: .seconds(2)),
+///                .failure(CancellationError()),
+///                .page(Array(15..<30), next: nil))
 /// ```
 public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendable>: PageSource, Sendable {
     /// One scripted answer.
@@ -22,24 +30,48 @@ public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendabl
         }
 
         let result: Result
-        /// How long the answer takes, on the request's clock.
+        /// How long the answer takes, on the request's clock. Zero or less answers at once; a
+        /// latency beyond about 100 years sleeps that long instead, as the controller's own
+        /// timers do, so that adding it to a clock's `now` (a `ContinuousClock`'s traps on an
+        /// overflow) never traps.
         public var latency: Duration
         /// Whether the answer ignores cancellation: it waits out its latency and returns its
         /// page (or throws its error) even when its task was cancelled.
         public var ignoresCancellation: Bool
 
-        /// Answers with `page` after `latency`.
+        /// Answers with a page of `items` whose next cursor is `next` (`nil`: the last page),
+        /// after `latency`: a feed that pages forward only.
+        public static func page(
+            _ items: [Item], next: Cursor?, latency: Duration = .zero, ignoresCancellation: Bool = false
+        ) -> Response {
+            .page(Page(items: items, next: next), latency: latency, ignoresCancellation: ignoresCancellation)
+        }
+
+        /// Answers with a page of `items` that knows its neighbours both ways, after `latency`:
+        /// `previous` asks for the page before it (`nil`: the start of the data), `next` for the
+        /// page after it (`nil`: the end).
+        public static func page(
+            _ items: [Item], previous: Cursor?, next: Cursor?, latency: Duration = .zero,
+            ignoresCancellation: Bool = false
+        ) -> Response {
+            .page(Page(items: items, previous: previous, next: next), latency: latency, ignoresCancellation: ignoresCancellation)
+        }
+
+        /// Answers with `page` after `latency`: for a page you already have, such as one a
+        /// fake backend made.
         public static func page(
             _ page: Page<Item, Cursor>, latency: Duration = .zero, ignoresCancellation: Bool = false
         ) -> Response {
             Response(result: .page(page), latency: latency, ignoresCancellation: ignoresCancellation)
         }
 
-        /// Answers with `items` and `next` after `latency`.
+        /// Answers with `items` and `next` after `latency`: the earlier name of
+        /// ``page(_:next:latency:ignoresCancellation:)``.
+        @available(*, deprecated, renamed: "page(_:next:latency:ignoresCancellation:)")
         public static func items(
             _ items: [Item], next: Cursor?, latency: Duration = .zero, ignoresCancellation: Bool = false
         ) -> Response {
-            .page(Page(items: items, next: next), latency: latency, ignoresCancellation: ignoresCancellation)
+            .page(items, next: next, latency: latency, ignoresCancellation: ignoresCancellation)
         }
 
         /// Throws `error` after `latency`.
@@ -141,13 +173,13 @@ public final class ScriptedPageSource<Item: Sendable, Cursor: Hashable & Sendabl
             try await Self.sleepForever(on: request.clock)
         }
         if response.latency > .zero {
+            let latency = min(response.latency, .longestTimerDelay)
             if response.ignoresCancellation {
                 let clock = request.clock
-                let latency = response.latency
                 // An unstructured task is not cancelled with ours: the latency runs out regardless.
                 await Task { try? await clock.sleep(for: latency) }.value
             } else {
-                try await request.clock.sleep(for: response.latency)
+                try await request.clock.sleep(for: latency)
             }
         }
         if !response.ignoresCancellation { try Task.checkCancellation() }

@@ -18,6 +18,12 @@ import AsyncPaging
 ///
 /// Waking is not running: a woken task runs later, on its own executor. Wait for what it does
 /// (an outcome, an event, the next sleeper) before asserting on it.
+///
+/// No input traps. Time saturates: an instant or a duration that would pass the range of
+/// `Duration` (about ±1.7 × 10²⁰ seconds) stops at its end, so `advance(by: .seconds(Int64.max))`
+/// can be called any number of times, and a sleep of any length registers (one beyond the end
+/// wakes at the end). ``advance(by:)`` with a negative duration changes nothing, as
+/// ``advance(to:)`` with a deadline in the past.
 public final class TestClock: Clock, Sendable {
     /// A point in time of a ``TestClock``: a duration since the clock's start.
     public struct Instant: InstantProtocol, Sendable, Hashable, CustomStringConvertible {
@@ -27,10 +33,10 @@ public final class TestClock: Clock, Sendable {
         /// Creates an instant `offset` after the clock's start.
         public init(offset: Duration) { self.offset = offset }
 
-        /// The instant `duration` after this one.
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        /// The time from this instant to `other`.
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// The instant `duration` after this one, saturated at the ends of `Duration`'s range.
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset.saturatingAdding(duration)) }
+        /// The time from this instant to `other`, saturated at the ends of `Duration`'s range.
+        public func duration(to other: Instant) -> Duration { other.offset.saturatingSubtracting(offset) }
         /// Whether `lhs` comes before `rhs`.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
         /// The time since the clock's start, as `t+2.0 seconds`.
@@ -132,8 +138,11 @@ public final class TestClock: Clock, Sendable {
     }
 
     /// Moves time forward by `duration`, waking every sleeper due by then.
+    ///
+    /// Time saturates at the end of `Duration`'s range instead of overflowing. A clock cannot go
+    /// back: a negative `duration` changes nothing.
     public func advance(by duration: Duration) {
-        precondition(duration >= .zero, "a clock cannot go back: advance(by: \(duration))")
+        guard duration > .zero else { return }
         advance(to: now.advanced(by: duration))
     }
 

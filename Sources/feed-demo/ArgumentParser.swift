@@ -85,14 +85,18 @@ enum ArgumentParser {
                                  e.g. 700ms, 1.5s, 0. Up to 60s. Default: 700ms (interactive),
                                  40ms (script).
           --failure-rate P       Chance from 0 to 1 that a request fails with a simulated
-                                 HTTP 503, drawn from the seed (a retry may succeed).
-                                 Default: 0.1. Interactive only: the script injects its own.
+                                 HTTP 503, drawn from the seed (a retry may succeed); the
+                                 first screen says so when it is above 0. Default: 0 (the
+                                 f key fails one request on demand). Interactive only: the
+                                 script injects its own.
           --seed N               Seed of the posts, latencies and failures. Default: 42.
-          --open-at N            Open the feed at its post N (0 is the newest), in the middle
-                                 of the data, like a timeline opened at a notification: the
-                                 first page is the one at that cursor, and the list grows both
-                                 ways, newer posts above (the header says "loading newer…",
-                                 then "start of the data") and older ones below. Must be below
+          --open-at N            Open the feed N posts below the newest (0 is the newest), in
+                                 the middle of the data, like a timeline opened at a
+                                 notification: the first row is row N + 1 of the data (rows
+                                 are numbered from the newest post, and keep their numbers
+                                 as pages land above), and the list grows both ways, newer
+                                 posts above (the header says "loading newer…", then "start
+                                 of the data") and older ones below. Must be below
                                  --total-items. Default: the first page. In script mode the
                                  scenario opens there for its two-ended step (default: the
                                  middle of the feed).
@@ -133,7 +137,8 @@ enum ArgumentParser {
                                  and the rows on screen stay where they are
           mouse wheel            scroll three rows (at the top: pull the header)
           PgDn/space, PgUp/b     scroll one page
-          g/Home, G/End          go to the top / the bottom
+          g/Home, G/End          go to the top / the bottom (after g, pages that land above
+                                 show at the top, up to row 1)
           r                      refresh (cancels a load-more in flight)
           m                      load more now (cancels a refresh in flight; at the end of
                                  the data it says there is no more)

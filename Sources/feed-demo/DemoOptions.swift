@@ -32,7 +32,9 @@ struct DemoOptions: Sendable, Equatable {
     static let defaultPrefetchDistance = 3
     static func defaultTotalItems(_ mode: Mode) -> Int { mode == .interactive ? 100 : 60 }
     static func defaultLatency(_ mode: Mode) -> Duration { mode == .interactive ? .milliseconds(700) : .milliseconds(40) }
-    static func defaultFailureRate(_ mode: Mode) -> Double { mode == .interactive ? 0.1 : 0 }
+    /// Off in both modes: random failures are asked for with `--failure-rate`, and the first
+    /// screen then says so; `f` fails one request on demand.
+    static let defaultFailureRate = 0.0
 
     /// The options with every default filled in for `mode`, or why they cannot run in it.
     func resolved(for mode: Mode) throws(ArgumentError) -> ResolvedOptions {
@@ -80,7 +82,7 @@ struct DemoOptions: Sendable, Equatable {
                 seed: seed ?? DemoOptions.defaultSeed,
                 totalItems: totalItems,
                 latency: latency ?? DemoOptions.defaultLatency(mode),
-                failureRate: failureRate ?? DemoOptions.defaultFailureRate(mode)),
+                failureRate: failureRate ?? DemoOptions.defaultFailureRate),
             pageSize: pageSize,
             prefetchDistance: prefetchDistance ?? DemoOptions.defaultPrefetchDistance,
             http: http,

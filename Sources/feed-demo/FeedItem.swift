@@ -9,11 +9,15 @@ struct FeedItem: Identifiable, Sendable, Hashable, ListRow {
     let author: String
     let title: String
     let likes: Int
+    /// Where the post is in its edition of the feed: 0 for the newest.
+    let position: Int
 
-    /// The post numbered `id` in the world made from `seed`.
-    init(id: Int, seed: UInt64) {
+    /// The post numbered `id`, at `position` in its edition (0: the newest), in the world made
+    /// from `seed`.
+    init(id: Int, position: Int, seed: UInt64) {
         var random = SeededRandom(mixing: seed, UInt64(bitPattern: Int64(id)), 0x1713)
         self.id = id
+        self.position = position
         author = FeedItem.authors[Int(random.next() % UInt64(FeedItem.authors.count))]
         let opening = FeedItem.openings[Int(random.next() % UInt64(FeedItem.openings.count))]
         let topic = FeedItem.topics[Int(random.next() % UInt64(FeedItem.topics.count))]
@@ -22,6 +26,9 @@ struct FeedItem: Identifiable, Sendable, Hashable, ListRow {
     }
 
     var idLabel: String { "#\(id)" }
+
+    /// Row 1 is the newest post of the edition, so `--open-at 40` opens at row 41.
+    var rowNumber: Int? { position + 1 }
 
     /// One line of the list, without its position; the `#number` takes `idWidth` characters.
     func line(idWidth: Int = 0) -> String {

@@ -34,7 +34,9 @@ struct HTTPListing {
         while true {
             let items = controller.currentSnapshot
             let idWidth = items.reduce(0) { max($0, $1.idLabel.count) }
-            let numberWidth = String(max(items.count, 1)).count
+            // At least three digits, as on the interactive screen: the lines of the first pages
+            // stay aligned with those printed after the hundredth item.
+            let numberWidth = max(ScreenRenderer.minimumNumberWidth, String(max(items.count, 1)).count)
             var lines = ""
             for index in printed..<items.count {
                 let number = String(index + 1)

@@ -24,7 +24,9 @@ struct InteractiveApp {
             let controller = FeedController<FeedItem, FeedCursor>(
                 source: api, clock: ContinuousClock(), configuration: configuration,
                 initialCursor: options.openAt.map { FeedCursor(edition: 1, offset: $0) })
-            return await run(controller, backend: api, noun: "posts", twoEnded: options.openAt != nil)
+            return await run(
+                controller, backend: api, noun: "posts", twoEnded: options.openAt != nil,
+                announcement: failureAnnouncement(rate: options.settings.failureRate))
         } catch {
             Terminal.writeError("feed-demo: invalid configuration: \(error)\n")
             return 2
@@ -36,8 +38,18 @@ struct InteractiveApp {
         await run(box.controller, backend: backend, noun: "items")
     }
 
+    /// The first screen's note when the simulated API fails requests at random (`--failure-rate`
+    /// above 0; off by default), so that a red line is not taken for a bug.
+    private func failureAnnouncement(rate: Double) -> HistoryEntry? {
+        guard rate > 0 else { return nil }
+        let percent = rate * 100
+        let shown = percent.rounded() == percent ? "\(Int(percent))" : "\((percent * 10).rounded() / 10)"
+        return HistoryEntry(text: "• simulated failures on: \(shown)% of requests fail (--failure-rate \(rate))", tone: .failure)
+    }
+
     private func run<Item: ListRow & Sendable, Cursor>(
-        _ controller: FeedController<Item, Cursor>, backend: any DemoBackend, noun: String, twoEnded: Bool = false
+        _ controller: FeedController<Item, Cursor>, backend: any DemoBackend, noun: String, twoEnded: Bool = false,
+        announcement: HistoryEntry? = nil
     ) async -> Int32 {
         let rawMode = RawMode()
         guard rawMode.enable() else {
@@ -52,7 +64,8 @@ struct InteractiveApp {
             footer: nil)
         let input = InputSource(frame: SessionTuning.frame)
         let session = InteractiveSession(
-            model: model, api: backend, colors: Tone.colorsEnabled(for: 1), noun: noun, twoEnded: twoEnded)
+            model: model, api: backend, colors: Tone.colorsEnabled(for: 1), noun: noun, twoEnded: twoEnded,
+            announcement: announcement)
         await session.run(input.inputs)
 
         input.stop()

@@ -20,6 +20,10 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
     private var drawnItems: FeedSnapshot<Item>?
 
     private var viewport = Viewport()
+    /// Whether the person asked for the top (`g`, Home) and has not scrolled since: a page that
+    /// lands above then shows at the top, instead of the rows on screen staying in place, so
+    /// that `g` reaches the first row of the data.
+    private var pinnedToTop = false
     private var decoder = KeyDecoder()
     private var drawn: [ScreenRenderer.Row] = []
     private var drawnSize = (rows: 0, columns: 0)
@@ -33,17 +37,23 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
     private var lastPull = ContinuousClock.now
     private var eventsTask: Task<Void, Never>?
 
-    init(model: FeedModel<Item, Cursor>, api: any DemoBackend, colors: Bool, noun: String = "posts", twoEnded: Bool = false) {
+    /// - Parameter announcement: A note the first screen shows, such as the simulated failure
+    ///   rate when it is not zero.
+    init(
+        model: FeedModel<Item, Cursor>, api: any DemoBackend, colors: Bool, noun: String = "posts", twoEnded: Bool = false,
+        announcement: HistoryEntry? = nil
+    ) {
         self.noun = noun
         self.twoEnded = twoEnded
         self.model = model
         self.api = api
         self.colors = colors
+        if let announcement { history = [announcement] }
         let events = model.controller.events
         eventsTask = Task { [weak self] in
             for await event in events {
                 guard let self else { return }
-                if let (text, tone) = EventText.describe(event) { self.note(text, tone: tone) }
+                if let (text, tone) = EventText.describe(event) { self.record(HistoryEntry(text: text, tone: tone)) }
             }
         }
     }
@@ -92,7 +102,9 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
         case .home, .character("g"):
             if viewport.top == 0 { note("• already at the top") }
             viewport.scrollToTop()
+            pinnedToTop = true
         case .end, .character("G"):
+            pinnedToTop = false
             viewport.scrollToBottom(count: count)
             noteIfAtTheEnd()
         case .character("r"):
@@ -127,6 +139,7 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
     }
 
     private func scroll(by delta: Int) {
+        pinnedToTop = false
         let moved = viewport.scroll(by: delta, count: model.items.count)
         guard !moved else { return }
         if delta > 0 { noteIfAtTheEnd() } else { note("• already at the top") }
@@ -185,8 +198,19 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
 
     // MARK: Output
 
+    /// Says `text` on the event line. A note that is already there moves to the front instead
+    /// of being added again: a key pressed again where nothing changes (`j` or `m` at the end
+    /// of the data, `g` at the top) does not push the loads' events off the line.
     private func note(_ text: String, tone: Tone = .plain) {
-        history.insert(HistoryEntry(text: text, tone: tone), at: 0)
+        let entry = HistoryEntry(text: text, tone: tone)
+        history.removeAll { $0 == entry }
+        record(entry)
+    }
+
+    /// Adds an entry at the front of the event line, which keeps the newest four. Each load's
+    /// end is an entry of its own, also when it reads like the one before.
+    private func record(_ entry: HistoryEntry) {
+        history.insert(entry, at: 0)
         if history.count > 4 { history.removeLast() }
     }
 
@@ -197,9 +221,10 @@ final class InteractiveSession<Item: ListRow & Sendable, Cursor: Hashable & Send
         if items.generation != generation {
             generation = items.generation
             viewport.scrollToTop()
-        } else if let drawnItems {
+        } else if let drawnItems, !pinnedToTop {
             // Rows prepended above keep the rows on screen in place: the viewport moves down by
             // as many rows (what a UITableView or a SwiftUI List does by its scroll position).
+            // After `g` the top stays on screen instead: the new rows show.
             let prepended = items.change(since: drawnItems).prependedCount
             if prepended > 0 { viewport.scroll(by: prepended, count: items.count) }
         }

@@ -4,6 +4,14 @@ protocol ListRow {
     var idLabel: String { get }
     /// One line of the list, without its position; the id label takes `idWidth` characters.
     func line(idWidth: Int) -> String
+    /// The item's row in the data, 1 for the first item of the data, when the item knows it:
+    /// a feed opened in the middle (`--open-at`) then numbers its rows as the data does, and a
+    /// row keeps its number when pages land above it. `nil`: the row's place in the list.
+    var rowNumber: Int? { get }
+}
+
+extension ListRow {
+    var rowNumber: Int? { nil }
 }
 
 extension String {

@@ -15,6 +15,8 @@ import AsyncPagingUI
 struct ScreenRenderer {
     /// Rows that are not list rows: header, status line, event history, keys.
     static let chromeRows = 4
+    /// The fewest digits a row number takes (padded with spaces on the left).
+    static let minimumNumberWidth = 3
     static let spinnerFrames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     static let keyLine = " ↑↓/jk/wheel scroll · k at top: pull to refresh · r refresh · m more · t retry · f fail · q quit"
     /// The key line of a feed opened in the middle (`--open-at`): `p` loads the page above.
@@ -59,17 +61,19 @@ struct ScreenRenderer {
 
         rows.append(header(state, spinner: spinner))
 
-        // The list.
+        // The list. Row numbers take at least three digits, so that the columns do not move when
+        // the list passes 99 rows; beyond 999 they take as many as the last row's number.
         let listRows = height - ScreenRenderer.chromeRows
-        let numberWidth = String(max(items.count, 1)).count
+        let numberWidth = max(ScreenRenderer.minimumNumberWidth, String(items.isEmpty ? 1 : Self.rowNumber(items, items.count - 1)).count)
         let idWidth = max(items.first?.idLabel.count ?? 0, items.last?.idLabel.count ?? 0)
         for index in state.viewport.top..<(state.viewport.top + listRows) {
             if index < items.count {
-                let number = String(index + 1)
+                let number = String(Self.rowNumber(items, index))
                 let padding = String(repeating: " ", count: max(numberWidth - number.count, 0))
                 rows.append(Row(fit(" \(padding)\(number)  \(items[index].line(idWidth: idWidth))")))
             } else if index == 0 {
-                rows.append(Row(fit("   " + emptyListText(state.status, noun: state.noun))))
+                let (text, tone) = emptyListText(state.status, noun: state.noun)
+                rows.append(Row(fit("   " + text), tone: tone))
             } else {
                 rows.append(Row(""))
             }
@@ -127,25 +131,45 @@ struct ScreenRenderer {
         }
     }
 
-    private func emptyListText(_ status: FeedStatus, noun: String) -> String {
+    /// What the list shows before it has a row: a failed first page says so in red, with the
+    /// error and the key that retries it.
+    private func emptyListText(_ status: FeedStatus, noun: String) -> (String, Tone) {
         switch status {
-        case .refreshing: "loading the first page…"
-        case .endOfData: "(the feed is empty)"
-        case .failed: "(nothing loaded yet)"
-        default: "(no \(noun))"
+        case .refreshing: ("loading the first page…", .plain)
+        case .endOfData: ("(the feed is empty)", .plain)
+        case .failed(let failure):
+            ("✗ the first page failed: \(EventText.error(failure.error)) · t retries", .failure)
+        default: ("(no \(noun))", .plain)
         }
+    }
+
+    /// The number row `index` of `items` shows: the item's row in the data when it knows it
+    /// (a feed opened in the middle starts below 1), else its place in the list.
+    static func rowNumber<Item: ListRow>(_ items: FeedSnapshot<Item>, _ index: Int) -> Int {
+        items[index].rowNumber ?? index + 1
     }
 
     /// Where the list is, then what the feed is doing. The position always shows, so that a
     /// state (the end of the data, a failure) never hides that rows remain below.
-    private func statusLine<Item: Sendable>(_ state: ScreenState<Item>, spinner: Character) -> [Segment] {
-        let count = state.items.count
+    ///
+    /// The rows are numbered as the data numbers them: a feed opened in the middle shows which
+    /// of its rows are loaded, "rows 41–60 (41–85 loaded)"; one loaded from its first row,
+    /// "rows 1–20 of 30".
+    private func statusLine<Item: ListRow & Sendable>(_ state: ScreenState<Item>, spinner: Character) -> [Segment] {
+        let items = state.items
+        let count = items.count
         var segments: [Segment] = []
         var below = 0
         if count > 0 {
             let last = min(state.viewport.lastVisibleIndex + 1, count)
             below = count - last
-            segments.append(Segment(text: " rows \(state.viewport.top + 1)–\(last) of \(count)"))
+            let shown = "\(Self.rowNumber(items, state.viewport.top))–\(Self.rowNumber(items, last - 1))"
+            let (firstLoaded, lastLoaded) = (Self.rowNumber(items, 0), Self.rowNumber(items, count - 1))
+            if firstLoaded == 1 {
+                segments.append(Segment(text: " rows \(shown) of \(count)"))
+            } else {
+                segments.append(Segment(text: " rows \(shown) (\(firstLoaded)–\(lastLoaded) loaded)"))
+            }
             if below > 0 { segments.append(Segment(text: " · ↓ \(below) more below")) }
         }
         let separator = segments.isEmpty ? " " : " · "

@@ -146,7 +146,7 @@ final class SimulatedFeedAPI: PageSource, Sendable {
         let newest = newestPost(inEdition: cursor.edition)
         let start = max(cursor.offset, 0)
         let end = min(max(cursor.offset + size, 0), settings.totalItems)
-        let items = (min(start, end)..<end).map { FeedItem(id: newest - $0, seed: settings.seed) }
+        let items = (min(start, end)..<end).map { FeedItem(id: newest - $0, position: $0, seed: settings.seed) }
         let previous = start > 0 ? FeedCursor(edition: cursor.edition, offset: start - size) : nil
         let next = end < settings.totalItems ? FeedCursor(edition: cursor.edition, offset: end) : nil
         return Page(items: items, previous: previous, next: next)

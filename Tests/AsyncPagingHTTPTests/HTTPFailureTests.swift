@@ -125,15 +125,22 @@ struct HTTPFailureTests {
         }
     }
 
-    @Test("429 with Retry-After: the retry waits what the server asked, capped by the policy, on the injected clock",
-          arguments: [(retryAfter: 2, maximumBackoff: 30, expected: 2), (retryAfter: 120, maximumBackoff: 5, expected: 5)])
-    func retryAfterHonoured(retryAfter: Int, maximumBackoff: Int, expected: Int) async throws {
+    @Test("429 with Retry-After: the retry waits what the server asked, shorter or longer than the backoff, capped by the policy, on the injected clock",
+          arguments: [
+            (retryAfter: 2, initialBackoff: 0, maximumBackoff: 30, expected: 2),
+            (retryAfter: 120, initialBackoff: 0, maximumBackoff: 5, expected: 5),
+            (retryAfter: 0, initialBackoff: 10, maximumBackoff: 30, expected: 0), // at once, not after the 10 s backoff
+            (retryAfter: 3, initialBackoff: 10, maximumBackoff: 30, expected: 3),
+          ])
+    func retryAfterHonoured(retryAfter: Int, initialBackoff: Int, maximumBackoff: Int, expected: Int) async throws {
         let server = try FixtureServer.start()
         defer { server.stop() }
         try await withDeadline(20, "429 then success") {
             let clock = TestClock()
-            let key = "limited-\(retryAfter)"
-            let retry = RetryPolicy(maximumAttempts: 2, initialBackoff: .milliseconds(10), maximumBackoff: .seconds(maximumBackoff))
+            let key = "limited-\(retryAfter)-\(initialBackoff)"
+            let retry = RetryPolicy(
+                maximumAttempts: 2, initialBackoff: initialBackoff == 0 ? .milliseconds(10) : .seconds(initialBackoff),
+                maximumBackoff: .seconds(maximumBackoff))
             let feed = FeedController(
                 source: Self.cursorSource(server, "key=\(key)&fail=1&status=429&retry_after=\(retryAfter)&always=1"),
                 clock: clock,
@@ -147,8 +154,10 @@ struct HTTPFailureTests {
             }
             #expect(delay == .seconds(expected))
             #expect((failure.error as? HTTPPageError)?.statusCode == 429)
-            await clock.waitForSleepers(1)
-            clock.advance(by: .seconds(expected))
+            if delay > .zero { // a zero delay does not sleep on the clock: the retry goes at once
+                await clock.waitForSleepers(1)
+                clock.advance(by: delay)
+            }
             #expect(await refresh.value.outcome == .completed(LoadSummary(itemsApplied: 10)))
             #expect(try await server.requestCount(key: key) == 2)
         }

@@ -31,7 +31,12 @@ struct HeaderParsingTests {
         #expect(RetryAfter.parse("1.5", now: now) == nil)
         #expect(RetryAfter.parse("soon", now: now) == nil)
         #expect(RetryAfter.parse("", now: now) == nil)
-        #expect(RetryAfter.parse(String(repeating: "9", count: 40), now: now) != nil)      // saturates, no trap
+        #expect(RetryAfter.parse(String(repeating: "9", count: 40), now: now) == RetryAfter.longest) // saturates, no trap
+        #expect(RetryAfter.parse("9223372036854775807", now: now) == RetryAfter.longest)
+        #expect(RetryAfter.parse("NaN", now: now) == nil)
+        #expect(RetryAfter.parse("inf", now: now) == nil)
+        #expect(RetryAfter.parse("1e9", now: now) == nil)
+        #expect(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", now: now) == RetryAfter.longest)  // far date: saturates
     }
 
     @Test("retryable: transport errors, 408, 429, 5xx; not other 4xx, decoding or pagination errors")

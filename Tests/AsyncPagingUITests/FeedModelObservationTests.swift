@@ -15,10 +15,10 @@ struct FeedModelObservationTests {
     func model(count: Int, prefetchDistance: Int) async -> FeedModel<Post, Int> {
         let source = ScriptedPageSource<Post, Int>()
         if count == 0 {
-            source.enqueue(.items([], next: nil)) // an empty feed
+            source.enqueue(.page([], next: nil)) // an empty feed
         } else {
-            source.enqueue(.items((0..<count).map(Post.init), next: 1))
-            source.enqueue(.items((count..<count + 5).map(Post.init), next: nil))
+            source.enqueue(.page((0..<count).map(Post.init), next: 1))
+            source.enqueue(.page((count..<count + 5).map(Post.init), next: nil))
         }
         let controller = FeedController<Post, Int>(source: source, clock: TestClock())
         let model = FeedModel(controller: controller, prefetch: PrefetchTrigger(prefetchDistance: prefetchDistance))

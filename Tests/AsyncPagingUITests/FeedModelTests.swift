@@ -168,7 +168,7 @@ struct FeedModelTests {
 
     @Test func anIdentifiableItemFindsItsRow() async {
         let source = ScriptedPageSource<Post, Int>()
-        source.enqueue(.items((0..<15).map(Post.init), next: 1), .items((15..<30).map(Post.init), next: nil))
+        source.enqueue(.page((0..<15).map(Post.init), next: 1), .page((15..<30).map(Post.init), next: nil))
         let model = FeedModel(
             controller: FeedController(source: source, clock: TestClock()),
             prefetch: PrefetchTrigger(prefetchDistance: 2))

@@ -175,6 +175,7 @@ let allScenarios: [InstructionScenario] = {
     }
     scenarios += boundedScenarios
     scenarios += editScenarios
+    scenarios += sessionScenarios
     return scenarios
 }()
 

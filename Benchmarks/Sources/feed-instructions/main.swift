@@ -11,6 +11,8 @@ import Glibc
 //                                   once per process from one paid per iteration)
 //   feed-instructions bytes         heap figures (run with MALLOC_ARENA_MAX=1)
 //   feed-instructions growth        wall clock: slowest ÷ median page growing to 1M items
+//   feed-instructions sessions      wall clock: new sessions per second below and at a
+//                                   FeedSessionRegistry's cap, 1k/10k/100k (issue 23)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
@@ -35,7 +37,9 @@ case "bytes":
     await Task.detached { await bytesFigures(quick: quick) }.value
 case "growth":
     await Task.detached { await growthFigures(quick: quick) }.value
+case "sessions":
+    await Task.detached { await sessionRateFigures(quick: quick) }.value
 default:
-    print("usage: feed-instructions list | run NAME | bytes [--quick] | growth [--quick]")
+    print("usage: feed-instructions list | run NAME | bytes [--quick] | growth [--quick] | sessions [--quick]")
     exit(2)
 }

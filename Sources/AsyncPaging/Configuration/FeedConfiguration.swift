@@ -56,6 +56,28 @@ public struct FeedConfiguration: Sendable, Hashable {
     /// removed by an edit (`remove(ids:)`) count toward the bound until their
     /// page goes; items inserted at the top count with the first page.
     @inlinable public var maximumItems: Int? { _storage.maximumItems }
+    /// Whether the source may legitimately hand out a cursor it handed out before (Paging 3's
+    /// `keyReuseSupported`); `false` by default.
+    ///
+    /// By default a page whose onward cursor (`next` at the end, `previous` at the start) names
+    /// a page already fetched since the last refresh stops that end with
+    /// ``FeedError/repeatedCursor(_:)``: following it would fetch the same page again, for ever.
+    /// Set this for a source whose cursors are not unique positions — a time bucket or a page
+    /// token reused across different data — and the guard is off: every cursor is followed.
+    ///
+    /// The consequence: nothing stops a source that really loops but what ends any load. A
+    /// page with `next: nil` (the end of the data) ends that end. Each load fetches one page,
+    /// so a loop never makes an endless load by itself: it costs one request per `loadMore()`
+    /// (or `loadPrevious()`). A page of items already listed applies nothing when duplicates
+    /// are dropped (``DuplicatePolicy/drop``: the load completes with `itemsApplied` 0 and the
+    /// duplicates counted), so the list does not grow — but a UI that loads more whenever the
+    /// end is visible keeps asking, one request per ask; watch ``LoadSummary/itemsApplied``.
+    /// Empty pages that still claim more are followed within one load up to
+    /// ``maximumEmptyPagesFollowed``, then fail with ``FeedError/emptyPageClaimsMore``. With
+    /// ``DuplicatePolicy/keep`` a looping source grows the list, which only ``maximumItems``
+    /// bounds. A saved ``FeedState`` whose pages repeat a cursor still cannot be restored
+    /// (``FeedStateError/repeatedCursor(pageIndex:cursor:)``).
+    @inlinable public var allowsCursorReuse: Bool { _storage.allowsCursorReuse }
 
     /// The values, in one shared object: a controller and its state machine each keep the
     /// configuration, and a service keeps thousands of controllers made from one configuration,
@@ -76,6 +98,7 @@ public struct FeedConfiguration: Sendable, Hashable {
         @usableFromInline let duplicates: DuplicatePolicy
         @usableFromInline let maximumEmptyPagesFollowed: Int
         @usableFromInline let maximumItems: Int?
+        @usableFromInline let allowsCursorReuse: Bool
 
         @usableFromInline init(
             pageSize: Int,
@@ -90,7 +113,8 @@ public struct FeedConfiguration: Sendable, Hashable {
             timeout: Duration?,
             duplicates: DuplicatePolicy,
             maximumEmptyPagesFollowed: Int,
-            maximumItems: Int?
+            maximumItems: Int?,
+            allowsCursorReuse: Bool
         ) {
             self.pageSize = pageSize
             self.loadsInitialPage = loadsInitialPage
@@ -105,6 +129,7 @@ public struct FeedConfiguration: Sendable, Hashable {
             self.duplicates = duplicates
             self.maximumEmptyPagesFollowed = maximumEmptyPagesFollowed
             self.maximumItems = maximumItems
+            self.allowsCursorReuse = allowsCursorReuse
         }
     }
 
@@ -127,7 +152,8 @@ public struct FeedConfiguration: Sendable, Hashable {
         timeout: Duration? = nil,
         duplicates: DuplicatePolicy = .drop,
         maximumEmptyPagesFollowed: Int = 3,
-        maximumItems: Int? = nil
+        maximumItems: Int? = nil,
+        allowsCursorReuse: Bool = false
     ) throws(FeedConfigurationError) {
         guard pageSize >= 1 else { throw .invalidPageSize(pageSize) }
         guard (0...Self.emptyPagesFollowedLimit).contains(maximumEmptyPagesFollowed) else {
@@ -149,7 +175,8 @@ public struct FeedConfiguration: Sendable, Hashable {
             timeout: timeout,
             duplicates: duplicates,
             maximumEmptyPagesFollowed: maximumEmptyPagesFollowed,
-            maximumItems: maximumItems)
+            maximumItems: maximumItems,
+            allowsCursorReuse: allowsCursorReuse)
     }
 
     /// The defaults: pages of 20, initial load on, seed overlap rules (applied to both ends of the
@@ -177,6 +204,7 @@ extension FeedConfiguration {
             && lhs.duplicates == rhs.duplicates
             && lhs.maximumEmptyPagesFollowed == rhs.maximumEmptyPagesFollowed
             && lhs.maximumItems == rhs.maximumItems
+            && lhs.allowsCursorReuse == rhs.allowsCursorReuse
     }
 
     /// Hashes the values.
@@ -194,5 +222,6 @@ extension FeedConfiguration {
         hasher.combine(duplicates)
         hasher.combine(maximumEmptyPagesFollowed)
         hasher.combine(maximumItems)
+        hasher.combine(allowsCursorReuse)
     }
 }

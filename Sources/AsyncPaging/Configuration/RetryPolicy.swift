@@ -4,6 +4,13 @@
 /// `min(initialBackoff × multiplierⁿ⁻¹, maximumBackoff)`, then shortened by a random fraction of
 /// at most `jitter` of itself, so that many clients do not retry in step. With `jitter` 0 the
 /// delays are exact, which is what a test with a `TestClock`-style clock wants.
+///
+/// A server's advice replaces that delay: when the failed try threw a ``PageSourceError``
+/// whose ``PageSourceError/retryAfter`` is set (an HTTP `Retry-After` header), the retry waits
+/// exactly that long — shorter or longer than the backoff, without jitter — capped by
+/// ``maximumBackoff``. `Retry-After: 0` (or a date in the past) retries at once; a negative
+/// duration counts as 0; a huge one waits ``maximumBackoff``. See
+/// ``delay(beforeRetry:after:randomUnit:)``.
 public struct RetryPolicy: Sendable, Hashable {
     /// The most tries of one load, the first one included. 1 means no automatic retry.
     public var maximumAttempts: Int
@@ -70,18 +77,22 @@ public struct RetryPolicy: Sendable, Hashable {
         return .saturating(seconds: seconds)
     }
 
-    /// The delay before retry number `retryNumber` after a try failed with `error`: the
-    /// ``backoff(beforeRetry:randomUnit:)``, lengthened to the error's
-    /// ``PageSourceError/retryAfter`` when it asks for longer, and never beyond
-    /// ``maximumBackoff``.
+    /// The delay before retry number `retryNumber` after a try failed with `error`.
+    ///
+    /// When `error` is a ``PageSourceError`` whose ``PageSourceError/retryAfter`` is set, the
+    /// server's delay: exactly that, shorter or longer than the backoff (0 retries at once; a
+    /// negative one counts as 0), capped by ``maximumBackoff`` (and by about 100 years), with no
+    /// jitter. Otherwise the ``backoff(beforeRetry:randomUnit:)``. Never traps.
     /// - Parameters:
     ///   - retryNumber: Which retry the delay comes before: 1 for the first.
     ///   - error: The error the failed try threw.
     ///   - randomUnit: a value in `0..<1` that picks the jitter; 0 gives the full delay.
     public func delay(beforeRetry retryNumber: Int, after error: any Error, randomUnit: Double = 0) -> Duration {
-        let backoff = backoff(beforeRetry: retryNumber, randomUnit: randomUnit)
-        guard let asked = (error as? any PageSourceError)?.retryAfter, asked > backoff else { return backoff }
-        return min(asked, maximumBackoff).boundedForTimers
+        guard let asked = (error as? any PageSourceError)?.retryAfter else {
+            return backoff(beforeRetry: retryNumber, randomUnit: randomUnit)
+        }
+        let cap = max(maximumBackoff, .zero).boundedForTimers
+        return min(max(asked, .zero), cap)
     }
 
     func validate() throws(FeedConfigurationError) {
@@ -99,7 +110,7 @@ extension Duration {
     /// The longest delay the controller sleeps for at once: about 100 years. A longer timeout or
     /// backoff (say `.seconds(Int64.max)`, meaning "for ever") is shortened to it, because adding
     /// it to a clock's `now` would overflow the clock's arithmetic and trap.
-    @usableFromInline static let longestTimerDelay: Duration = .seconds(100 * 365 * 24 * 3_600)
+    @usableFromInline package static let longestTimerDelay: Duration = .seconds(100 * 365 * 24 * 3_600)
 
     /// `self`, shortened to ``longestTimerDelay``.
     @inlinable var boundedForTimers: Duration { min(self, .longestTimerDelay) }

@@ -135,6 +135,7 @@ extension FeedController {
             case .applyPage(let id, let side):
                 guard let page = machine.takeLandedPage() else { break }
                 let (applied, dropped) = apply(page, at: side)
+                if let journal = _sessionJournal { journalPage(page, applied: applied, dropped: dropped, at: side, in: journal) }
                 let trim = machine.pageApplied(
                     id, applied: applied, dropped: dropped, keeping: side == .refresh ? nil : protectedStoreIndices,
                     into: &actions)
@@ -142,6 +143,7 @@ extension FeedController {
                 publishList(replacing: side == .refresh)
             case .mergePageAtHead(let id):
                 guard let page = machine.takeLandedPage() else { break }
+                _sessionJournal?.recordWholeList()
                 if let (applied, dropped) = mergeAtHead(page) {
                     let trim = machine.headMergeApplied(
                         id, merged: true, applied: applied, dropped: dropped, keeping: protectedStoreIndices,
@@ -209,6 +211,21 @@ extension FeedController {
         return (kept.count, dropped)
     }
 
+    /// Records an applied page for a session registry's store: its items as kept (the page's
+    /// own items when none was a duplicate, else read back from the store's end).
+    @inlinable func journalPage(
+        _ page: Page<Item, Cursor>, applied: Int, dropped: Int, at side: FeedSide, in journal: _FeedSessionJournal<Item, Cursor>
+    ) {
+        guard side != .refresh else { return journal.recordWholeList() }
+        var kept = page.items
+        if dropped > 0 {
+            let contents = store.contents
+            let range = side == .loadPrevious ? 0..<applied : (contents.count - applied)..<contents.count
+            kept = range.map { contents[$0] }
+        }
+        journal.recordPage(page, kept: kept, at: side)
+    }
+
     /// Puts the new items of a first page at the list's head when the page shares an id with the
     /// list: the items before the first known id (``RefreshMode/mergeAtHead``).
     /// - Returns: The items prepended and the rest of the page, left out; `nil` when the page
@@ -251,6 +268,7 @@ extension FeedController {
         }
         if atStart { store.dropFirst(items) } else { store.dropLast(items) }
         if let overlay { self.overlay = Self.overlayTrimmed(overlay, keepingWithin: store.contents.counts) }
+        _sessionJournal?.recordDrop(pages: pages, items: items, atStart: atStart)
         broadcaster.publish(.pagesDropped(side: atStart ? .loadPrevious : .loadMore, pages: pages, items: items))
     }
 
@@ -277,6 +295,7 @@ extension FeedController {
             overlay: overlay)
         published = _PublishedList(snapshot)
         broadcaster.publish(snapshot)
+        _listObservers?.record(snapshot)
     }
 
     /// The items whose id is not yet in the list, and how many were dropped; the kept items

@@ -95,6 +95,7 @@ extension FeedController {
         _ = identities.recordNew(items, at: .start, in: store.contents)
         store.prepend(contentsOf: items)
         machine.itemsInsertedAtTop(items.count)
+        _sessionJournal?.recordWholeList()
         publishList(replacing: false)
         publishStates() // ends the turn: `updates` readers get the insert now
     }
@@ -184,11 +185,13 @@ extension FeedController {
     /// Publishes the list with `edited` laid over it, as a version whose change is `change`.
     @inlinable func publishEdit(_ edited: _EditOverlay<Item>, change: FeedChange) {
         overlay = edited
+        _sessionJournal?.recordWholeList()
         let snapshot = FeedSnapshot(
             version: published.version + 1, generation: published.generation, change: change,
             contents: store.contents, overlay: overlay)
         published = _PublishedList(snapshot)
         broadcaster.publish(snapshot)
+        _listObservers?.record(snapshot)
         publishStates() // ends the turn: `updates` readers get the edit now
     }
 }

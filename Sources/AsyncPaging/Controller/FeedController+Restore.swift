@@ -43,7 +43,7 @@ extension FeedController {
         pages.reserveCapacity(records.count)
         var storeIndex = 0
         var exported = 0
-        for record in records {
+        for (position, record) in records.enumerated() {
             // The records count the store's items exactly (removed ones included: they stay in
             // the store until their page goes); `min` only keeps a bad count from reading past the list.
             let count = Swift.max(0, Swift.min(record.itemCount, contents.count - storeIndex))
@@ -61,7 +61,17 @@ extension FeedController {
             }
             storeIndex += count
             exported += items.count
-            pages.append(Page(items: items, previous: record.previous, next: record.next))
+            // A state takes page k > 0 to have been fetched with the `next` of page k − 1, and
+            // the first page with the `previous` of the second: those cursors are written as the
+            // cursors the pages were fetched with. A page loaded at the start was fetched with the
+            // `previous` of the page after it, and its own `next` may say otherwise (name nothing,
+            // or the same page as another): the list exports as the controller holds it, and a
+            // restored bound drops and reloads each page through the cursor that fetched it.
+            var previous = record.previous
+            var next = record.next
+            if position == 1, let fetched = records[0].fetchedWith { previous = fetched }
+            if position + 1 < records.count, let fetched = records[position + 1].fetchedWith { next = fetched }
+            pages.append(Page(items: items, previous: previous, next: next))
         }
         let anchor = anchorIndex.flatMap { (0..<exported).contains($0) ? $0 : nil }
         // The records form one list by construction; should they ever not, the error says where.

@@ -42,6 +42,10 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// (``FeedState/anchorIndex``), as an index of its first snapshot: where the UI scrolls to
     /// before showing the list. `nil` when not restored, or restored without an anchor.
     public nonisolated let restoredAnchorIndex: Int?
+    /// Where ``refresh()`` starts: `nil` (the first page of the data), or for a controller
+    /// restored with ``RestoredRefreshStart/savedFirstPage`` the cursor its first page was
+    /// fetched with.
+    @usableFromInline let refreshCursor: Cursor?
 
     @usableFromInline let source: any PageSource<Item, Cursor>
     /// The ids of the listed items, when duplicates are dropped by id.
@@ -67,6 +71,10 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     //   after it.
     // - `actionBuffer`: the action list the machine writes into, reused so that a page allocates
     //   no array.
+    // - `_listObservers`: the test kit's observers of every published list, if any (see
+    //   `_PublishedListObservers`).
+    // - `_sessionJournal`: what changed since a session registry last saved the list (nil unless
+    //   a registry with a store attached one; FeedController+SessionJournal.swift).
     #if DEBUG
     @usableFromInline var machine: Machine
     @usableFromInline var store = ItemStore<Item>()
@@ -77,6 +85,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @usableFromInline var deferredAnswers: [ArrivedAnswer] = []
     @usableFromInline var actionBuffer: [Machine.Action] = []
     @usableFromInline var random = SystemRandomNumberGenerator()
+    @usableFromInline package var _listObservers: _PublishedListObservers<Item>?
+    @usableFromInline var _sessionJournal: _FeedSessionJournal<Item, Cursor>?
     #else
     @exclusivity(unchecked) @usableFromInline var machine: Machine
     @exclusivity(unchecked) @usableFromInline var store = ItemStore<Item>()
@@ -87,6 +97,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @exclusivity(unchecked) @usableFromInline var deferredAnswers: [ArrivedAnswer] = []
     @exclusivity(unchecked) @usableFromInline var actionBuffer: [Machine.Action] = []
     @exclusivity(unchecked) @usableFromInline var random = SystemRandomNumberGenerator()
+    @exclusivity(unchecked) @usableFromInline package var _listObservers: _PublishedListObservers<Item>?
+    @exclusivity(unchecked) @usableFromInline var _sessionJournal: _FeedSessionJournal<Item, Cursor>?
     #endif
 
     @usableFromInline struct Waiter {
@@ -136,26 +148,32 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     ///     once instead of running the initial load: the first snapshot (version 1) has its
     ///     items and generation, with change ``FeedChange/replaced``; both ends load on from
     ///     its cursors; ``FeedConfiguration/maximumItems`` applies from the next load.
-    ///   - restorePolicy: Whether a restored controller then refreshes (from `initialCursor`):
+    ///   - restorePolicy: Whether a restored controller then refreshes:
     ///     ``RestorePolicy/always`` by default. Ignored without `restoring:`.
+    ///   - refreshStart: Where a restored controller refreshes from, for the policy's refresh
+    ///     and every later ``refresh()``: by default the restored list's own first page
+    ///     (``RestoredRefreshStart/savedFirstPage``), or `initialCursor`
+    ///     (``RestoredRefreshStart/initialCursor``). Ignored without `restoring:`.
     public init(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
         initialCursor: Cursor? = nil,
         restoring: FeedState<Item, Cursor>? = nil,
-        restorePolicy: RestorePolicy = .always
+        restorePolicy: RestorePolicy = .always,
+        refreshStart: RestoredRefreshStart = .savedFirstPage
     ) {
         self.init(
             source: source, clock: clock, configuration: configuration, initialCursor: initialCursor, identities: nil,
-            restoring: restoring, restorePolicy: restorePolicy)
+            restoring: restoring, restorePolicy: restorePolicy, refreshStart: refreshStart)
     }
 
     /// Creates a controller that identifies items by `id` (a key path, `id: \.key`, or a
     /// closure), so that items already in the list are handled by
     /// ``FeedConfiguration/duplicates``, and the edits (`update(_:)`, `update(id:_:)`,
-    /// `remove(ids:)`, `insertAtTop(_:)`) find items by it when duplicates are dropped; `restoring:` (a saved ``FeedState`` to show
-    /// at once) and `restorePolicy:` as on the initializer with a source and no `id`.
+    /// `remove(ids:)`, `insertAtTop(_:)`) find items by it when duplicates are dropped;
+    /// `restoring:` (a saved ``FeedState`` to show at once), `restorePolicy:` and
+    /// `refreshStart:` as on the initializer with a source and no `id`.
     @inlinable public init<ID: Hashable & Sendable>(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),
@@ -163,28 +181,31 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         initialCursor: Cursor? = nil,
         restoring: FeedState<Item, Cursor>? = nil,
         restorePolicy: RestorePolicy = .always,
+        refreshStart: RestoredRefreshStart = .savedFirstPage,
         id: @escaping @Sendable (Item) -> ID
     ) {
         // Made here, where `ID` is known, so that ids are hashed as their own type.
         self.init(
             source: source, clock: clock, configuration: configuration, initialCursor: initialCursor,
             identities: configuration.duplicates == .drop ? _IdentityFilter(id: id) : nil,
-            restoring: restoring, restorePolicy: restorePolicy)
+            restoring: restoring, restorePolicy: restorePolicy, refreshStart: refreshStart)
     }
 
     /// Creates a controller whose source is a closure; `restoring:` (a saved ``FeedState`` to show
-    /// at once) and `restorePolicy:` as on the initializer with a source and no `id`.
+    /// at once), `restorePolicy:` and `refreshStart:` as on the initializer with a source and no
+    /// `id`.
     public init(
         clock: any Clock<Duration> = ContinuousClock(),
         configuration: FeedConfiguration = .default,
         initialCursor: Cursor? = nil,
         restoring: FeedState<Item, Cursor>? = nil,
         restorePolicy: RestorePolicy = .always,
+        refreshStart: RestoredRefreshStart = .savedFirstPage,
         fetch: @escaping @Sendable (PageRequest<Cursor>) async throws -> Page<Item, Cursor>
     ) {
         self.init(
             source: ClosurePageSource(fetch), clock: clock, configuration: configuration, initialCursor: initialCursor,
-            identities: nil, restoring: restoring, restorePolicy: restorePolicy)
+            identities: nil, restoring: restoring, restorePolicy: restorePolicy, refreshStart: refreshStart)
     }
 
     @inlinable init(
@@ -194,7 +215,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         initialCursor: Cursor?,
         identities: _IdentityFilter<Item>?,
         restoring state: FeedState<Item, Cursor>? = nil,
-        restorePolicy: RestorePolicy = .always
+        restorePolicy: RestorePolicy = .always,
+        refreshStart: RestoredRefreshStart = .savedFirstPage
     ) {
         self.source = source
         self.clock = clock
@@ -211,11 +233,17 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
                 version: 1, generation: state.generation, change: .replaced, contents: restored.contents)
             self.store = restored
             self.published = _PublishedList(firstSnapshot)
+            let savedFirstPage = refreshStart == .savedFirstPage
+            // A first page with no `previous` is the first of the data: refreshed from `nil`, as
+            // the initial load fetched it (and a head-merging refresh merges there).
+            let atStart = state.pages.first?.previous == nil
+            refreshCursor = savedFirstPage && !atStart ? state.fetchedCursor(ofPageAt: 0) : nil
             if restorePolicy.refreshes(savedAt: state.savedAt) {
-                _ = machine.refreshRequested(from: initialCursor, into: &initialActions)
+                _ = machine.refreshRequested(from: savedFirstPage ? refreshCursor : initialCursor, into: &initialActions)
             }
         } else {
             restoredAnchorIndex = nil
+            refreshCursor = nil
             if configuration.loadsInitialPage {
                 _ = machine.refreshRequested(from: initialCursor, into: &initialActions)
             }
@@ -313,6 +341,10 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
 
     /// Fetches the first page and, on success, replaces the list and clears end of data.
     ///
+    /// The first page is the first of the data (cursor `nil`), except for a controller restored
+    /// from a ``FeedState`` (``RestoredRefreshStart/savedFirstPage``, the default): there, the
+    /// restored list's own first page, fetched again from the cursor it was fetched with.
+    ///
     /// Loads in flight at either end are cancelled (their data is never applied). A refresh in
     /// flight is replaced by this one (``RefreshDuringRefreshPolicy/restart``) or joined
     /// (``RefreshDuringRefreshPolicy/join``).
@@ -320,7 +352,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     ///   task does not cancel the load; other callers may be waiting on it.
     @discardableResult
     @inlinable public func refresh() async -> LoadResult {
-        await call(side: .refresh) { $0.refreshRequested(into: &$1) }
+        await call(side: .refresh) { [refreshCursor] in $0.refreshRequested(from: refreshCursor, into: &$1) }
     }
 
     /// Fetches the page at `cursor` and, on success, replaces the list with it: opens the feed

@@ -3,7 +3,9 @@
 /// is unchanged.
 public enum FeedEditError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No item with this id is in the list (it may have been dropped by the bound, or never
-    /// loaded, or be of another type than the feed's ids). The id, as text.
+    /// loaded, or be of another type than the feed's ids). The id, as text. Thrown by
+    /// `update(_:)` and `update(id:_:)`; `remove(ids:)` skips unknown ids instead (removal is
+    /// idempotent).
     case notFound(String)
     /// The change given to `update(id:_:)` changed the item's id.
     case idChanged(String)

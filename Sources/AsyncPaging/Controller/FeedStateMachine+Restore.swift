@@ -14,7 +14,7 @@ extension FeedStateMachine {
         guard let first = records.first, let last = records.last else { return }
         for record in records {
             if keepsPages { pages.append(record) }
-            if let cursor = record.fetchedWith { followedCursors.insert(cursor) }
+            if let cursor = record.fetchedWith, !configuration.allowsCursorReuse { followedCursors.insert(cursor) }
         }
         hasLoadedFirstPage = true
         refreshOrigin = first.fetchedWith

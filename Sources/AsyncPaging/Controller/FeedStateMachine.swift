@@ -416,7 +416,7 @@
            isRefresh || !followedCursors.contains(onward) {
             // An empty page that claims more: follow it within this load, applying nothing.
             if !isRefresh, let cursor = current.cursor {
-                followedCursors.insert(cursor)
+                if !configuration.allowsCursorReuse { followedCursors.insert(cursor) }
                 if keepsPages {
                     if side == .loadPrevious { startFollowedEmpty.append(cursor) } else { endFollowedEmpty.append(cursor) }
                 }
@@ -467,7 +467,8 @@
             start.cursor = previous
             start.reachedEnd = previous == nil
         }
-        if let cursor = current.cursor { followedCursors.insert(cursor) }
+        // With cursor reuse allowed the guard holds nothing, so no cursor is ever "repeated".
+        if let cursor = current.cursor, !configuration.allowsCursorReuse { followedCursors.insert(cursor) }
         if keepsPages {
             // Counted when applied (``pageApplied``).
             let record = _PageRecord(itemCount: 0, previous: previous, next: next, fetchedWith: current.cursor)

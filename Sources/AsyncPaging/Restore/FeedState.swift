@@ -37,7 +37,8 @@ public struct FeedState<Item: Sendable, Cursor: Hashable & Sendable>: Sendable {
     ///     the `next` of page `k - 1`, and the first page with the `previous` of the second.
     ///   - generation: The list's generation.
     ///   - anchorIndex: The index of the item at the top of the screen, if any.
-    ///   - savedAt: When the state was saved, on an ``EpochClock``.
+    ///   - savedAt: When the state was saved, on an ``EpochClock``. A time beyond ±`Int64.max`
+    ///     seconds (which the JSON shape cannot hold) is saturated to that.
     /// - Throws: ``FeedStateError`` when the pages are not one list that can be restored.
     public init(
         pages: [Page<Item, Cursor>], generation: UInt64 = 1, anchorIndex: Int? = nil, savedAt: Duration? = nil
@@ -61,7 +62,7 @@ public struct FeedState<Item: Sendable, Cursor: Hashable & Sendable>: Sendable {
         self.pages = pages
         self.generation = generation
         self.anchorIndex = anchorIndex
-        self.savedAt = savedAt
+        self.savedAt = savedAt.map { Swift.min(Swift.max($0, .seconds(Int64.min)), .seconds(Int64.max)) }
         self.itemCount = itemCount
     }
 
@@ -81,6 +82,14 @@ public struct FeedState<Item: Sendable, Cursor: Hashable & Sendable>: Sendable {
             index -= page.items.count
         }
         return nil
+    }
+
+    /// The cursor page `index` was fetched with, as a restore takes it: the `next` of the page
+    /// before; for the first page, the `previous` of the second (`nil`: none known, the first
+    /// page of the data or a single page). `nil` for an index outside the pages.
+    public func fetchedCursor(ofPageAt index: Int) -> Cursor? {
+        guard pages.indices.contains(index) else { return nil }
+        return Self.fetchedCursor(ofPageAt: index, in: pages)
     }
 
     /// The cursor page `index` of `pages` was fetched with, as a restore takes it: the `next`

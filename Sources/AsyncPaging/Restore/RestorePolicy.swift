@@ -1,8 +1,11 @@
 /// Whether a controller created from a saved ``FeedState`` refreshes after showing it.
 ///
 /// A restored controller publishes the saved list at once, whatever the policy; the policy
-/// decides only whether a refresh then starts (from the controller's `initialCursor`, the
-/// first page of the data by default, as the initial load would).
+/// decides only whether a refresh then starts. The refresh starts where the controller's
+/// `refreshStart:` says (``RestoredRefreshStart``): by default from the restored list's own
+/// first page, so that a list saved in the middle of the data refreshes where it was; with
+/// ``RestoredRefreshStart/initialCursor``, from the controller's `initialCursor` (the first
+/// page of the data by default), as the initial load would.
 public enum RestorePolicy: Sendable {
     /// Show the saved list and stay: nothing is fetched until the app asks.
     case never
@@ -25,7 +28,7 @@ public enum RestorePolicy: Sendable {
             return true
         case .ifOlderThan(let maximumAge, let clock):
             guard let savedAt else { return true }
-            let age = clock.timeSinceEpoch - savedAt
+            let age = clock.timeSinceEpoch.saturatingSubtracting(savedAt) // any saved time: no trap
             return age < .zero || age > maximumAge
         }
     }

@@ -25,10 +25,12 @@ public struct WallClock: Clock, EpochClock, Sendable {
         /// Creates the instant `timeSinceEpoch` after 1970-01-01 00:00 UTC.
         public init(timeSinceEpoch: Duration) { self.timeSinceEpoch = timeSinceEpoch }
 
-        /// The instant `duration` after this one.
-        public func advanced(by duration: Duration) -> Instant { Instant(timeSinceEpoch: timeSinceEpoch + duration) }
-        /// The time from this instant to `other`.
-        public func duration(to other: Instant) -> Duration { other.timeSinceEpoch - timeSinceEpoch }
+        /// The instant `duration` after this one, saturated at the ends of `Duration`'s range.
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(timeSinceEpoch: timeSinceEpoch.saturatingAdding(duration))
+        }
+        /// The time from this instant to `other`, saturated at the ends of `Duration`'s range.
+        public func duration(to other: Instant) -> Duration { other.timeSinceEpoch.saturatingSubtracting(timeSinceEpoch) }
         /// Whether `lhs` comes before `rhs`.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.timeSinceEpoch < rhs.timeSinceEpoch }
         /// The time since the epoch, as `epoch+1795478400.0 seconds`.
@@ -48,14 +50,17 @@ public struct WallClock: Clock, EpochClock, Sendable {
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Suspends for the time left until `deadline`, read now, on `ContinuousClock`; throws
-    /// `CancellationError` when the task is cancelled.
+    /// `CancellationError` when the task is cancelled. Never traps: a wait longer than about
+    /// 100 years (and a tolerance longer than that) is shortened to it, a negative tolerance
+    /// counts as none.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let remaining = now.duration(to: deadline)
         guard remaining > .zero else {
             try Task.checkCancellation()
             return
         }
-        try await ContinuousClock().sleep(for: remaining, tolerance: tolerance)
+        let tolerance = tolerance.map { Swift.max($0, .zero).boundedForTimers }
+        try await ContinuousClock().sleep(for: remaining.boundedForTimers, tolerance: tolerance)
     }
 
     static func readRealTime() -> Duration {

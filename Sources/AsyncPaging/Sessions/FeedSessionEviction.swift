@@ -6,12 +6,18 @@ public struct FeedSessionEviction<Key: Hashable & Sendable>: Sendable, Hashable,
         /// It was not used for ``FeedSessionRegistry/idleTimeout`` on the registry's clock.
         case idle
         /// A new session went beyond ``FeedSessionRegistry/maximumCount``; this one was the
-        /// least recently used.
+        /// least recently used that was not in use.
         case overCapacity
         /// ``FeedSessionRegistry/remove(_:)`` removed it.
         case removed
         /// ``FeedSessionRegistry/closeAll()`` closed the registry.
         case registryClosed
+        /// Another writer saved the session in the ``FeedSessionStore`` first (a version
+        /// conflict): this copy is out of date. The next use restores the saved one.
+        case storeConflict
+        /// A save to the ``FeedSessionStore`` failed, so what is saved is unknown. The next use
+        /// restores what the store has.
+        case storeFailed
 
         /// A readable description, for logs.
         public var description: String { rawValue }

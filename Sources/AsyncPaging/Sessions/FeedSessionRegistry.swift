@@ -1,10 +1,11 @@
 /// The feed controllers of a service, one per client session.
 ///
-/// A session's controller is created by the factory on first use
-/// (``controller(for:)``), and closed when the session leaves: after ``idleTimeout`` without
-/// use on the registry's clock, when a new session would go beyond ``maximumCount`` (the least
-/// recently used leaves first), on ``remove(_:)``, or on ``closeAll()``. Every departure is
-/// sent on ``evictions``, after the controller was closed.
+/// A session's controller is created by the factory on first use (restored from the
+/// ``store`` when it holds the session), and closed when the session leaves: after
+/// ``idleTimeout`` without use on the registry's clock, when a new session would go beyond
+/// ``maximumCount`` (the least recently used one that is not in use leaves), on
+/// ``remove(_:)``, or on ``closeAll()``. Every departure is sent on ``evictions``, after the
+/// controller was closed (and its last changes saved).
 ///
 /// ```swift
 /// let sessions = try FeedSessionRegistry<String, Post, Int>(
@@ -12,31 +13,102 @@
 /// ) { sessionID in
 ///     FeedController(source: PostsSource(user: sessionID), id: \.id)
 /// }
-/// let feed = await sessions.controller(for: "session-42")   // created, or the existing one
+/// let result = try await sessions.withSession(for: "session-42") { feed in
+///     await feed.loadMore()
+/// }
 /// ```
 ///
+/// The rules (the DocC article "Durable sessions" has them at length):
+/// - **Least recently used, in O(1).** The sessions are kept in a doubly linked list in order
+///   of use: a use moves a session to the end, a new session beyond ``maximumCount`` evicts
+///   from the front. Two uses at one instant of the clock are ordered as they happened.
+/// - **A session in use is not evicted.** It is in use while a caller is inside
+///   ``withSession(for:_:)`` for it, or while one of its loads runs
+///   (``FeedController/currentLoadStates``). Eviction and the idle timer pass over a session
+///   in use and count it as used now. When the registry is at ``maximumCount`` and every
+///   session is in use, a new session is refused with
+///   ``FeedSessionRegistryError/allSessionsInUse(maximumCount:)`` (``controller(for:)``, which
+///   cannot throw, answers a closed controller then).
+/// - **A quota per owner.** With ``maximumSessionsPerOwner``, a new session whose owner (the
+///   `owner` closure: an account, an API key, an address) already holds that many is refused
+///   with ``FeedSessionRegistryError/ownerQuotaExceeded(owner:maximum:)``: one client cannot
+///   take every slot and evict everyone else.
+/// - **Timers bounded like the controller's.** The idle timer never sleeps longer than about
+///   100 years at once, so `.seconds(Int64.max)` means "never", not a trap.
+/// - **Durable, with a store.** With a ``FeedSessionStore``, a session missing here is
+///   restored from the store, and every change is saved: a page loaded at an end as one page
+///   record (O(page)), a refresh or an edit as the whole list. ``withSession(for:_:)`` returns
+///   after its changes are saved, so a restart loses at most the requests in flight. A save
+///   that lost a race with another instance (a version conflict) drops this copy and throws.
+///
 /// Idle time is measured on the injected clock (a `TestClock` in tests): the registry keeps one
-/// timer, for the session idle the longest. Finding the least recently used session is a scan
-/// of the sessions, so a creation beyond the maximum costs O(sessions).
+/// timer, for the session idle the longest (the front of the list).
 public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Cursor: Hashable & Sendable> {
     /// Makes the controller of a new session.
     public typealias Factory = @Sendable (Key) -> FeedController<Item, Cursor>
+    /// Makes the controller of a session: from its saved state when the ``store`` has one
+    /// (pass it as `restoring:`), else a new one (`nil`).
+    public typealias RestoringFactory = @Sendable (Key, FeedState<Item, Cursor>?) -> FeedController<Item, Cursor>
+    /// Names the owner of a session (an account, an API key, an address), for
+    /// ``maximumSessionsPerOwner``.
+    public typealias Owner = @Sendable (Key) -> String
 
-    private struct Session {
+    private struct Slot {
+        let key: Key
         let controller: FeedController<Item, Cursor>
+        let owner: String?
         var lastUsed: Duration
+        /// Callers inside `withSession` for this session.
+        var holds = 0
+        /// The neighbours in order of use (`none`: an end of the list).
+        var older = Self.none
+        var newer = Self.none
+
+        static var none: Int { -1 }
+
+        init(key: Key, controller: FeedController<Item, Cursor>, owner: String?, lastUsed: Duration) {
+            self.key = key
+            self.controller = controller
+            self.owner = owner
+            self.lastUsed = lastUsed
+        }
+
+        /// In use: held by a caller, or one of its loads runs.
+        var isInUse: Bool { holds > 0 || controller.currentLoadStates.isLoading }
     }
 
     /// How long a session may go unused before it is closed, or nil for never.
     public nonisolated let idleTimeout: Duration?
     /// How many sessions may be open at once, or nil for no limit.
     public nonisolated let maximumCount: Int?
+    /// How many sessions one owner may hold at once, or nil for no limit.
+    public nonisolated let maximumSessionsPerOwner: Int?
     /// The clock of idle time.
     public nonisolated let clock: any Clock<Duration>
+    /// Where sessions are saved and restored from, or nil to keep them only in memory.
+    public nonisolated let store: (any FeedSessionStore<Key, Item, Cursor>)?
 
-    private let factory: Factory
+    private let factory: RestoringFactory
+    private let owner: Owner?
     private let elapsed: @Sendable () -> Duration
-    private var sessions: [Key: Session] = [:]
+
+    // The sessions: slots in an array (freed ones reused), found by key, linked in order of use.
+    private var slots: [Slot?] = []
+    private var freeSlots: [Int] = []
+    private var slotOfKey: [Key: Int] = [:]
+    private var leastRecent = Slot.none
+    private var mostRecent = Slot.none
+    private var sessionsOfOwner: [String: Int] = [:]
+
+    /// Sessions being restored from the store: counted against the limits, joined by other
+    /// callers for the same key.
+    private var opening: [Key: [CheckedContinuation<Void, Never>]] = [:]
+    /// The saved version of each open session (absent: nothing saved yet).
+    private var savedVersions: [Key: FeedSessionVersion] = [:]
+    /// Keys whose saves (or restore) are running, with the callers waiting their turn: one at
+    /// a time per key, so that each save is made on the version the previous one answered.
+    private var storeTurns: [Key: [CheckedContinuation<Void, Never>]] = [:]
+
     private var idleTimer: Task<Void, Never>?
     private var isClosed = false
     private let evictionSubscribers = Locked(EvictionSubscribers())
@@ -51,6 +123,44 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
     ///
     /// - Parameters:
     ///   - clock: The clock idle time is measured on.
+    ///   - idleTimeout: How long a session may go unused; nil: sessions never idle out. A
+    ///     timeout beyond about 100 years is waited for in steps of 100 years (never a trap).
+    ///   - maximumCount: How many sessions may be open; nil: no limit.
+    ///   - maximumSessionsPerOwner: How many sessions one owner may hold; nil: no limit
+    ///     (ignored without `owner`).
+    ///   - owner: Names the owner of a session's key; nil: no quota.
+    ///   - store: Where sessions are saved and restored from; nil: memory only.
+    ///   - factory: Makes the controller of a session, from its saved state if any. It runs
+    ///     on the registry, so it should only create the controller.
+    /// - Throws: ``FeedSessionRegistryError`` for a non-positive timeout or a count below 1.
+    public init(
+        clock: any Clock<Duration> = ContinuousClock(),
+        idleTimeout: Duration?,
+        maximumCount: Int?,
+        maximumSessionsPerOwner: Int? = nil,
+        owner: Owner? = nil,
+        store: (any FeedSessionStore<Key, Item, Cursor>)? = nil,
+        factory: @escaping RestoringFactory
+    ) throws(FeedSessionRegistryError) {
+        if let idleTimeout, idleTimeout <= .zero { throw .nonPositiveIdleTimeout(idleTimeout) }
+        if let maximumCount, maximumCount < 1 { throw .invalidMaximumCount(maximumCount) }
+        if let maximumSessionsPerOwner, maximumSessionsPerOwner < 1 {
+            throw .invalidMaximumSessionsPerOwner(maximumSessionsPerOwner)
+        }
+        self.clock = clock
+        self.idleTimeout = idleTimeout
+        self.maximumCount = maximumCount
+        self.maximumSessionsPerOwner = owner == nil ? nil : maximumSessionsPerOwner
+        self.owner = maximumSessionsPerOwner == nil ? nil : owner
+        self.store = store
+        self.factory = factory
+        self.elapsed = Self.elapsedTime(on: clock)
+    }
+
+    /// Creates a registry without a store, whose factory makes new controllers only.
+    ///
+    /// - Parameters:
+    ///   - clock: The clock idle time is measured on.
     ///   - idleTimeout: How long a session may go unused; nil: sessions never idle out.
     ///   - maximumCount: How many sessions may be open; nil: no limit.
     ///   - factory: Makes the controller of a new session. It runs on the registry, so it
@@ -62,13 +172,9 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
         maximumCount: Int?,
         factory: @escaping Factory
     ) throws(FeedSessionRegistryError) {
-        if let idleTimeout, idleTimeout <= .zero { throw .nonPositiveIdleTimeout(idleTimeout) }
-        if let maximumCount, maximumCount < 1 { throw .invalidMaximumCount(maximumCount) }
-        self.clock = clock
-        self.idleTimeout = idleTimeout
-        self.maximumCount = maximumCount
-        self.factory = factory
-        self.elapsed = Self.elapsedTime(on: clock)
+        try self.init(
+            clock: clock, idleTimeout: idleTimeout, maximumCount: maximumCount,
+            factory: { key, _ in factory(key) } as RestoringFactory)
     }
 
     private static func elapsedTime<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
@@ -84,65 +190,98 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
             return Array(subscribers.continuations.values)
         }
         for continuation in continuations { continuation.finish() }
-        for session in sessions.values { session.controller.send(.close) }
+        for slot in slots { slot?.controller.send(.close) }
     }
 
     // MARK: Sessions
 
-    /// The controller of session `key`: the existing one (now the most recently used), or a
-    /// new one from the factory. A new session beyond ``maximumCount`` closes the least
-    /// recently used other session first.
+    /// Runs `body` with the controller of session `key` — the open one, one restored from the
+    /// ``store``, or a new one — keeping the session in use (never evicted) until `body`
+    /// returns, then saves its changes to the store before returning.
     ///
-    /// After ``closeAll()``, every call creates a controller that is closed at once and kept
-    /// nowhere, so a late request gets a closed feed rather than a trap.
-    public func controller(for key: Key) async -> FeedController<Item, Cursor> {
-        let now = elapsed()
-        if var session = sessions[key] {
-            session.lastUsed = now
-            sessions[key] = session
-            return session.controller
+    /// - Throws: ``FeedSessionRegistryError`` when the session is refused (every session in
+    ///   use at ``maximumCount``, the owner's quota, the registry closed) or the store fails
+    ///   (`.store(_:)`; on a version conflict the session was dropped here: answer "conflict"
+    ///   or call again, which restores the saved list); else what `body` throws.
+    public func withSession<Value: Sendable>(
+        for key: Key, _ body: (FeedController<Item, Cursor>) async throws -> Value
+    ) async throws -> Value {
+        let controller = try await acquire(key, hold: true)
+        let result: Value
+        do {
+            result = try await body(controller)
+        } catch {
+            release(key, controller)
+            try await saveChanges(of: key, controller)
+            throw error
         }
-        let controller = factory(key)
-        if isClosed {
+        release(key, controller)
+        try await saveChanges(of: key, controller)
+        return result
+    }
+
+    /// The controller of session `key`: the open one (now the most recently used), one
+    /// restored from the ``store``, or a new one from the factory. A new session at
+    /// ``maximumCount`` closes the least recently used session that is not in use first.
+    ///
+    /// The session is in use only while one of its loads runs: a caller that awaits other
+    /// work with it should use ``withSession(for:_:)``. Changes are saved in the background.
+    /// - Throws: ``FeedSessionRegistryError`` when the session is refused or its restore
+    ///   failed.
+    public func openController(for key: Key) async throws(FeedSessionRegistryError) -> FeedController<Item, Cursor> {
+        try await acquire(key, hold: false)
+    }
+
+    /// The controller of session `key`, as ``openController(for:)`` answers it; when the
+    /// session is refused (``FeedSessionRegistryError``: every session in use, the owner's
+    /// quota, a store failure) or the registry is closed, a controller that is closed at once
+    /// and kept nowhere, so a late or refused request gets a closed feed rather than a trap.
+    public func controller(for key: Key) async -> FeedController<Item, Cursor> {
+        do {
+            return try await acquire(key, hold: false)
+        } catch {
+            let controller = factory(key, nil)
             await controller.close()
             return controller
         }
-        sessions[key] = Session(controller: controller, lastUsed: now)
-        if let maximumCount {
-            while sessions.count > maximumCount, let oldest = leastRecentlyUsed(excluding: key) {
-                await evict(oldest, reason: .overCapacity)
-            }
-        }
-        scheduleIdleTimer()
-        return controller
     }
 
-    /// The controller of session `key` if it is open (now the most recently used), without
-    /// creating one.
+    /// The controller of session `key` if it is open here (now the most recently used),
+    /// without creating or restoring one.
     public func existingController(for key: Key) -> FeedController<Item, Cursor>? {
-        guard var session = sessions[key] else { return nil }
-        session.lastUsed = elapsed()
-        sessions[key] = session
-        return session.controller
+        guard let index = slotOfKey[key] else { return nil }
+        touch(index)
+        return slots[index]?.controller
     }
 
-    /// Closes and removes session `key`. Returns false when there was none.
+    /// Closes and removes session `key`, here and in the ``store``, even while it is in use
+    /// (its loads end cancelled by close). Returns false when it was neither open nor saved.
     @discardableResult
     public func remove(_ key: Key) async -> Bool {
-        guard sessions[key] != nil else { return false }
-        await evict(key, reason: .removed)
-        return true
+        var removed = false
+        if let index = slotOfKey[key] {
+            await evict(index, reason: .removed, save: false)
+            removed = true
+        }
+        if let store {
+            await takeStoreTurn(key)
+            if (try? await store.remove(key)) == true { removed = true }
+            savedVersions[key] = nil
+            giveUpStoreTurn(key)
+        }
+        return removed
     }
 
-    /// Closes every session and the registry: ``evictions`` ends after the last event, and
-    /// later ``controller(for:)`` calls get closed controllers.
+    /// Closes every session, in use or not (saving their last changes), and the registry: ``evictions`` ends
+    /// after the last event, and later calls are refused (``controller(for:)`` answers closed
+    /// controllers).
     public func closeAll() async {
         guard !isClosed else { return }
         isClosed = true
         idleTimer?.cancel()
         idleTimer = nil
-        for key in Array(sessions.keys) {
-            await evict(key, reason: .registryClosed)
+        while leastRecent != Slot.none {
+            await evict(leastRecent, reason: .registryClosed, save: true)
         }
         let continuations = evictionSubscribers.withLock { subscribers in
             subscribers.finished = true
@@ -153,10 +292,171 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
     }
 
     /// How many sessions are open.
-    public var count: Int { sessions.count }
+    public var count: Int { slotOfKey.count }
 
-    /// The keys of the open sessions, least recently used first.
-    public var keys: [Key] { sessions.sorted { $0.value.lastUsed < $1.value.lastUsed }.map(\.key) }
+    /// The keys of the open sessions, least recently used first (O(sessions)).
+    public var keys: [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(slotOfKey.count)
+        var index = leastRecent
+        while index != Slot.none, let slot = slots[index] {
+            keys.append(slot.key)
+            index = slot.newer
+        }
+        return keys
+    }
+
+    /// How many sessions `owner` holds (opening ones included).
+    public func sessionCount(ofOwner owner: String) -> Int { sessionsOfOwner[owner] ?? 0 }
+
+    // MARK: Acquiring
+
+    private func acquire(_ key: Key, hold: Bool) async throws(FeedSessionRegistryError) -> FeedController<Item, Cursor> {
+        while true {
+            if isClosed { throw .closed }
+            if let index = slotOfKey[key], let controller = slots[index]?.controller {
+                touch(index)
+                if hold { slots[index]?.holds += 1 }
+                return controller
+            }
+            if opening[key] != nil {
+                // Being opened by another caller: wait, then look again (it is open, or its
+                // restore failed and this caller tries).
+                await withCheckedContinuation { opening[key]?.append($0) }
+                continue
+            }
+            return try await open(key, hold: hold)
+        }
+    }
+
+    /// Opens a session missing here: checks the limits (evicting the least recently used
+    /// session not in use at the cap), restores it from the store or creates it. While it
+    /// awaits, the session is counted against the limits, and other callers for `key` wait.
+    private func open(_ key: Key, hold: Bool) async throws(FeedSessionRegistryError) -> FeedController<Item, Cursor> {
+        let owner = owner?(key)
+        if let owner, let maximumSessionsPerOwner, sessionsOfOwner[owner, default: 0] >= maximumSessionsPerOwner {
+            throw .ownerQuotaExceeded(owner: owner, maximum: maximumSessionsPerOwner)
+        }
+        let mustEvict = maximumCount.map { slotOfKey.count + opening.count >= $0 } ?? false
+        guard mustEvict || store != nil else {
+            // Below the cap and nothing to restore: no await, nothing to reserve.
+            let controller = factory(key, nil)
+            insert(key, controller, owner: owner, hold: hold)
+            return controller
+        }
+        var victim: Int?
+        if mustEvict {
+            victim = leastRecentlyUsedNotInUse()
+            if victim == nil, let maximumCount { throw .allSessionsInUse(maximumCount: maximumCount) }
+        }
+        opening[key] = []
+        if let owner { sessionsOfOwner[owner, default: 0] += 1 }
+        defer {
+            if let owner { decrementOwner(owner) }
+            for waiting in opening.removeValue(forKey: key) ?? [] { waiting.resume() }
+        }
+        if let victim { await evict(victim, reason: .overCapacity, save: true) }
+        var stored: StoredFeedSession<Item, Cursor>?
+        if let store {
+            await takeStoreTurn(key)
+            do {
+                stored = try await store.load(key)
+            } catch {
+                giveUpStoreTurn(key)
+                throw .store(error)
+            }
+            savedVersions[key] = stored?.version
+            giveUpStoreTurn(key)
+        }
+        if isClosed { throw .closed }
+        let controller = factory(key, stored?.state)
+        if store != nil {
+            await controller._attachSessionJournal(restoredGeneration: stored?.state.generation) { [weak self] in
+                Task { await self?.saveInBackground(key) }
+            }
+            if isClosed {
+                await controller.close()
+                throw .closed
+            }
+        }
+        insert(key, controller, owner: owner, hold: hold)
+        return controller
+    }
+
+    private func release(_ key: Key, _ controller: FeedController<Item, Cursor>) {
+        guard let index = slotOfKey[key], slots[index]?.controller === controller else { return }
+        slots[index]?.holds -= 1
+        touch(index)
+    }
+
+    // MARK: The list in order of use
+
+    private func insert(_ key: Key, _ controller: FeedController<Item, Cursor>, owner: String?, hold: Bool) {
+        var slot = Slot(key: key, controller: controller, owner: owner, lastUsed: elapsed())
+        if hold { slot.holds = 1 }
+        let index: Int
+        if let free = freeSlots.popLast() {
+            index = free
+            slots[index] = slot
+        } else {
+            index = slots.count
+            slots.append(slot)
+        }
+        slotOfKey[key] = index
+        if let owner { sessionsOfOwner[owner, default: 0] += 1 }
+        link(index)
+        scheduleIdleTimer()
+    }
+
+    /// Marks session `index` used now: it moves to the end of the list.
+    private func touch(_ index: Int) {
+        slots[index]?.lastUsed = elapsed()
+        guard index != mostRecent else { return }
+        unlink(index)
+        link(index)
+    }
+
+    private func link(_ index: Int) {
+        slots[index]?.older = mostRecent
+        slots[index]?.newer = Slot.none
+        if mostRecent != Slot.none { slots[mostRecent]?.newer = index } else { leastRecent = index }
+        mostRecent = index
+    }
+
+    private func unlink(_ index: Int) {
+        guard let slot = slots[index] else { return }
+        if slot.older != Slot.none { slots[slot.older]?.newer = slot.newer } else { leastRecent = slot.newer }
+        if slot.newer != Slot.none { slots[slot.newer]?.older = slot.older } else { mostRecent = slot.older }
+    }
+
+    /// The least recently used session not in use, from the front of the list; each session
+    /// in use passed on the way is counted as used now (moved to the end), so the next search
+    /// does not pass it again. At most one pass over the sessions.
+    private func leastRecentlyUsedNotInUse() -> Int? {
+        var remaining = slotOfKey.count
+        while remaining > 0, leastRecent != Slot.none, let slot = slots[leastRecent] {
+            if !slot.isInUse { return leastRecent }
+            touch(leastRecent)
+            remaining -= 1
+        }
+        return nil
+    }
+
+    /// Takes session `index` out of the registry's books (list, keys, owner count).
+    private func detach(_ index: Int) -> Slot {
+        let slot = slots[index]!
+        unlink(index)
+        slots[index] = nil
+        freeSlots.append(index)
+        slotOfKey[slot.key] = nil
+        if let owner = slot.owner { decrementOwner(owner) }
+        return slot
+    }
+
+    private func decrementOwner(_ owner: String) {
+        let left = sessionsOfOwner[owner, default: 0] - 1
+        sessionsOfOwner[owner] = left > 0 ? left : nil
+    }
 
     // MARK: Evictions
 
@@ -184,30 +484,115 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
         return stream
     }
 
-    private func evict(_ key: Key, reason: FeedSessionEviction<Key>.Reason) async {
-        guard let session = sessions.removeValue(forKey: key) else { return }
-        await session.controller.close()
+    private func evict(_ index: Int, reason: FeedSessionEviction<Key>.Reason, save: Bool) async {
+        await finishEviction(detach(index), reason: reason, save: save)
+    }
+
+    /// Closes a detached session's controller, saves its last changes (when `save`), forgets
+    /// its version, and sends the event.
+    private func finishEviction(_ slot: consuming Slot, reason: FeedSessionEviction<Key>.Reason, save: Bool) async {
+        let key = slot.key
+        var controller: FeedController<Item, Cursor>? = slot.controller
+        _ = consume slot
+        if store == nil && isKnownUniquelyReferenced(&controller) {
+            // Nobody else holds it (no caller, no load, whose task would hold it): releasing it
+            // closes it as `close()` does (FeedController.deinit), without a hop to its actor.
+            controller = nil
+        } else if let controller {
+            // With a store, callers for `key` wait until its last changes are saved (as for a
+            // session being restored): a restore before that would read a list without them.
+            let marksKey = store != nil && opening[key] == nil
+            if marksKey { opening[key] = [] }
+            await controller.close()
+            if let store {
+                await takeStoreTurn(key)
+                if save { _ = try? await saveRecords(of: key, controller, to: store) }
+                savedVersions[key] = nil
+                giveUpStoreTurn(key)
+            }
+            if marksKey {
+                for waiting in opening.removeValue(forKey: key) ?? [] { waiting.resume() }
+            }
+        }
         let event = FeedSessionEviction(key: key, reason: reason)
         let continuations = evictionSubscribers.withLock { Array($0.continuations.values) }
         for continuation in continuations { continuation.yield(event) }
     }
 
-    private func leastRecentlyUsed(excluding excluded: Key) -> Key? {
-        var oldest: (key: Key, lastUsed: Duration)?
-        for (key, session) in sessions where key != excluded {
-            if oldest == nil || session.lastUsed < oldest!.lastUsed { oldest = (key, session.lastUsed) }
+    // MARK: Saving
+
+    /// Waits for `key`'s turn at the store: one restore or save at a time per key.
+    private func takeStoreTurn(_ key: Key) async {
+        if storeTurns[key] == nil {
+            storeTurns[key] = []
+            return
         }
-        return oldest?.key
+        await withCheckedContinuation { storeTurns[key]?.append($0) }
+    }
+
+    /// Hands `key`'s turn to the next caller waiting, if any.
+    private func giveUpStoreTurn(_ key: Key) {
+        guard var waiting = storeTurns[key] else { return }
+        if waiting.isEmpty {
+            storeTurns[key] = nil
+            return
+        }
+        let next = waiting.removeFirst()
+        storeTurns[key] = waiting
+        next.resume()
+    }
+
+    /// Saves what changed in session `key` since its last save, in its turn at the store.
+    /// On failure the session is dropped here (a conflict: another writer is ahead; another
+    /// failure: what is saved is unknown) and the error thrown.
+    private func saveChanges(of key: Key, _ controller: FeedController<Item, Cursor>) async throws(FeedSessionRegistryError) {
+        guard let store else { return }
+        await takeStoreTurn(key)
+        guard let index = slotOfKey[key], slots[index]?.controller === controller else {
+            giveUpStoreTurn(key) // evicted meanwhile: its eviction saved it
+            return
+        }
+        do {
+            try await saveRecords(of: key, controller, to: store)
+            giveUpStoreTurn(key)
+        } catch {
+            giveUpStoreTurn(key)
+            if let index = slotOfKey[key], slots[index]?.controller === controller {
+                let reason: FeedSessionEviction<Key>.Reason
+                if case .versionConflict = error { reason = .storeConflict } else { reason = .storeFailed }
+                await evict(index, reason: reason, save: false)
+            }
+            throw .store(error)
+        }
+    }
+
+    /// Saves a session's changes that nobody waits for (a page that landed outside
+    /// ``withSession(for:_:)``). A held session is saved when its holder returns.
+    private func saveInBackground(_ key: Key) async {
+        guard let index = slotOfKey[key], let slot = slots[index], slot.holds == 0 else { return }
+        try? await saveChanges(of: key, slot.controller)
+    }
+
+    /// Writes the records taken from the controller, each on the version the previous one
+    /// answered. Run in `key`'s store turn.
+    private func saveRecords(
+        of key: Key, _ controller: FeedController<Item, Cursor>, to store: any FeedSessionStore<Key, Item, Cursor>
+    ) async throws(FeedSessionStoreError) {
+        let records = try await controller._takeSessionRecords(wholeList: savedVersions[key] == nil)
+        for record in records {
+            savedVersions[key] = try await store.save(record, for: key, expectedVersion: savedVersions[key])
+        }
     }
 
     // MARK: Idle timer
 
-    /// Keeps one timer, for when the session idle the longest reaches the timeout.
+    /// Keeps one timer, for when the session idle the longest (the front of the list) reaches
+    /// the timeout; never longer than the controller's longest timer (about 100 years).
     private func scheduleIdleTimer() {
         guard let idleTimeout, !isClosed, idleTimer == nil else { return }
-        guard let oldest = sessions.values.map(\.lastUsed).min() else { return }
-        let deadline = oldest + idleTimeout
-        let delay = max(.zero, deadline - elapsed())
+        guard leastRecent != Slot.none, let oldest = slots[leastRecent]?.lastUsed else { return }
+        let idleFor = max(.zero, elapsed() - oldest)
+        let delay = idleFor >= idleTimeout ? .zero : (idleTimeout - idleFor).boundedForTimers
         let clock = self.clock
         idleTimer = Task { [weak self] in
             do {
@@ -222,13 +607,16 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
     private func idleTimerFired() async {
         idleTimer = nil
         guard let idleTimeout, !isClosed else { return }
-        let now = elapsed()
-        let expired = sessions.filter { now - $0.value.lastUsed >= idleTimeout }
-            .sorted { $0.value.lastUsed < $1.value.lastUsed }.map(\.key)
-        for key in expired {
-            // Used again while an earlier eviction was closing its controller: keep it.
-            guard let session = sessions[key], elapsed() - session.lastUsed >= idleTimeout else { continue }
-            await evict(key, reason: .idle)
+        // From the front while idle long enough; a session in use is counted as used now.
+        var remaining = slotOfKey.count
+        while remaining > 0, leastRecent != Slot.none, let slot = slots[leastRecent],
+              elapsed() - slot.lastUsed >= idleTimeout {
+            remaining -= 1
+            if slot.isInUse {
+                touch(leastRecent)
+            } else {
+                await evict(leastRecent, reason: .idle, save: true)
+            }
         }
         scheduleIdleTimer()
     }

@@ -87,7 +87,7 @@ extension Concurrency {
             #expect(source.pendingWaitCount == 0)
 
             // Not cancelled, they wait for the request and its answer and say so.
-            source.enqueue(.items([1], next: nil))
+            source.enqueue(.page([1], next: nil))
             let feed = FeedController<Int, Int>(source: source, clock: ImmediateClock())
             #expect(await source.waitForRequests(1))
             #expect(await source.waitForCompletions(1))

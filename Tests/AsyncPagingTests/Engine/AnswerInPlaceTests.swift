@@ -65,7 +65,7 @@ struct AnswerInPlaceTests {
     @Test("a refresh answered at once ends the load-more in flight first, and answers both callers")
     func refreshAnsweredInPlaceCancelsLoadMore() async {
         source.enqueue(pageResponse(0, latency: .zero), pageResponse(1, latency: .seconds(2)))
-        source.enqueue(.items(posts(100..<115), next: 1))
+        source.enqueue(.page(posts(100..<115), next: 1))
         let feed = await loadedFeed()
         let events = StreamRecorder(feed.events)
 
@@ -84,7 +84,7 @@ struct AnswerInPlaceTests {
     func stalePageFromLateSourceIsDropped() async {
         source.enqueue(pageResponse(0, latency: .zero))
         source.enqueue(pageResponse(1, latency: .seconds(2), ignoresCancellation: true))
-        source.enqueue(.items(posts(100..<115), next: 1))
+        source.enqueue(.page(posts(100..<115), next: 1))
         let feed = await loadedFeed()
         let diagnostics = StreamRecorder(feed.diagnostics)
 

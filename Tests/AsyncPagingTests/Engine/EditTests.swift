@@ -89,6 +89,42 @@ struct EditTests {
         #expect(feed.currentSnapshot.change == .replaced)
     }
 
+    @Test("remove skips ids not in the list: [2, 999] removes 2, returns its index, throws nothing")
+    func removeSkipsUnknownIDs() async throws {
+        let feed = await feed()
+        let version = feed.currentSnapshot.version
+        let removed = try await feed.remove(ids: [2, 999])
+        #expect(removed == [2])
+        let after = feed.currentSnapshot
+        #expect(after.version == version + 1)
+        #expect(after.change == .removed([2]))
+        #expect(after.map(\.id) == [0, 1] + Array(3..<10))
+    }
+
+    @Test("remove is idempotent: the same ids twice remove once; the second call returns [] and publishes nothing")
+    func removeTwice() async throws {
+        let feed = await feed()
+        #expect(try await feed.remove(ids: [4, 4, 7]) == [4, 7])
+        let version = feed.currentSnapshot.version
+        #expect(try await feed.remove(ids: [4, 7]) == [])
+        #expect(try await feed.remove(ids: [Int]()) == [])
+        #expect(feed.currentSnapshot.version == version)
+        #expect(feed.currentSnapshot.map(\.id) == [0, 1, 2, 3, 5, 6, 8, 9])
+        // Indices are in the list as it was before each call, ascending whatever the order of ids.
+        #expect(try await feed.remove(ids: [9, 0]) == [0, 7])
+        #expect(feed.currentSnapshot.map(\.id) == [1, 2, 3, 5, 6, 8])
+    }
+
+    @Test("remove skips an id the bound dropped, without an error")
+    func removeAfterTheBoundDropped() async throws {
+        let feed = await feed(maximumItems: 20)
+        _ = await feed.loadMore()
+        _ = await feed.loadMore() // the bound drops page 0 (ids 0..<10)
+        #expect(feed.currentSnapshot.map(\.id) == Array(10..<30))
+        #expect(try await feed.remove(ids: [5, 12]) == [2])
+        #expect(feed.currentSnapshot.map(\.id) == [10, 11] + Array(13..<30))
+    }
+
     @Test("insertAtTop puts a new item first, as a prepend; the page that brings it later drops it as a duplicate")
     func insertAtTop() async throws {
         let feed = await feed(at: 5)

@@ -17,7 +17,7 @@ struct HeadMergeControllerTests {
     @Test("a first page that overlaps the list puts only its new posts on top; the rest stays")
     func mergesNewPostsAtTheHead() async {
         let source = PostSource()
-        source.enqueue(.items(posts(10..<25), next: 1), .items(posts(25..<40), next: 2), .items(posts(7..<22), next: 1))
+        source.enqueue(.page(posts(10..<25), next: 1), .page(posts(25..<40), next: 2), .page(posts(7..<22), next: 1))
         let feed = await feed(source)
         _ = await feed.loadMore()
         let before = feed.currentSnapshot
@@ -34,9 +34,9 @@ struct HeadMergeControllerTests {
     func theEndRunsOn() async {
         let source = PostSource()
         source.enqueue(
-            .items(posts(10..<25), next: 1, latency: .zero),
-            .items(posts(25..<40), next: 2, latency: .seconds(2)),
-            .items(posts(8..<23), next: 1, latency: .seconds(1)))
+            .page(posts(10..<25), next: 1, latency: .zero),
+            .page(posts(25..<40), next: 2, latency: .seconds(2)),
+            .page(posts(8..<23), next: 1, latency: .seconds(1)))
         let feed = await feed(source)
         async let more = feed.loadMore()
         await clock.waitForSleepers(1)
@@ -53,9 +53,9 @@ struct HeadMergeControllerTests {
     func replacesWithoutOverlap() async {
         let source = PostSource()
         source.enqueue(
-            .items(posts(10..<25), next: 1, latency: .zero),
-            .items(posts(25..<40), next: 2, latency: .seconds(2), ignoresCancellation: true),
-            .items(posts(100..<115), next: 9, latency: .seconds(1)))
+            .page(posts(10..<25), next: 1, latency: .zero),
+            .page(posts(25..<40), next: 2, latency: .seconds(2), ignoresCancellation: true),
+            .page(posts(100..<115), next: 9, latency: .seconds(1)))
         let feed = await feed(source)
         async let more = feed.loadMore()
         await clock.waitForSleepers(1)
@@ -73,7 +73,7 @@ struct HeadMergeControllerTests {
     @Test("with the default mode, the same overlapping page replaces the list")
     func replaceModeReplaces() async {
         let source = PostSource()
-        source.enqueue(.items(posts(10..<25), next: 1), .items(posts(7..<22), next: 1))
+        source.enqueue(.page(posts(10..<25), next: 1), .page(posts(7..<22), next: 1))
         let feed = await feed(source, mode: .replace)
         #expect(await feed.refresh() == .completed(.refresh, applied: 15))
         #expect(feed.currentSnapshot.ids == Array(7..<22))

@@ -57,7 +57,7 @@ struct SeedScenarioTests {
     @Test("refresh replaces the list")
     func refreshReplaces() async {
         source.enqueue(pageResponse(0, latency: .zero), pageResponse(1, latency: .zero))
-        source.enqueue(.items(posts(100..<115), next: 1, latency: .seconds(1)))
+        source.enqueue(.page(posts(100..<115), next: 1, latency: .seconds(1)))
         let feed = await loadedFeed()
         #expect(await feed.loadMore() == .completed(.loadMore, applied: 15))
 
@@ -92,7 +92,7 @@ struct SeedScenarioTests {
 
     @Test("a load-more during a refresh cancels the refresh and loads from the current list")
     func loadMoreCancelsRefresh() async {
-        source.enqueue(pageResponse(0, latency: .zero), .items(posts(500..<515), next: 1, latency: .seconds(2)), pageResponse(1))
+        source.enqueue(pageResponse(0, latency: .zero), .page(posts(500..<515), next: 1, latency: .seconds(2)), pageResponse(1))
         let feed = await loadedFeed()
         let events = StreamRecorder(feed.events)
 

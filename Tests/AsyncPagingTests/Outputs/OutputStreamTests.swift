@@ -114,7 +114,7 @@ struct OutputStreamTests {
     func stalePageDropped() async {
         source.enqueue(
             pageResponse(0, latency: .zero), pageResponse(9, latency: .seconds(5), ignoresCancellation: true),
-            .items(posts(100..<115), next: 1, latency: .seconds(1)))
+            .page(posts(100..<115), next: 1, latency: .seconds(1)))
         let feed = PostFeed(source: source, clock: clock, configuration: configuration())
         await initialLoadEnded(feed)
         let diagnostics = StreamRecorder(feed.diagnostics)
@@ -136,7 +136,7 @@ struct OutputStreamTests {
 
     @Test("duplicate ids are dropped and counted")
     func duplicatesDropped() async {
-        source.enqueue(pageResponse(0, latency: .zero), .items(posts(10..<25), next: 2))
+        source.enqueue(pageResponse(0, latency: .zero), .page(posts(10..<25), next: 2))
         let feed = PostFeed(source: source, clock: clock, configuration: configuration())
         await initialLoadEnded(feed)
         #expect(await feed.loadMore() == .completed(.loadMore, applied: 10, dropped: 5))
@@ -145,7 +145,7 @@ struct OutputStreamTests {
 
     @Test("duplicates are kept under the keep policy")
     func duplicatesKept() async {
-        source.enqueue(pageResponse(0, latency: .zero), .items(posts(10..<25), next: 2))
+        source.enqueue(pageResponse(0, latency: .zero), .page(posts(10..<25), next: 2))
         let feed = PostFeed(source: source, clock: clock, configuration: configuration(duplicates: .keep))
         await initialLoadEnded(feed)
         #expect(await feed.loadMore() == .completed(.loadMore, applied: 15))
@@ -154,7 +154,7 @@ struct OutputStreamTests {
 
     @Test("requests sent without waiting run in the order sent")
     func sendKeepsOrder() async {
-        source.enqueue(pageResponse(0, latency: .zero), pageResponse(1), .items(posts(200..<215), next: 1))
+        source.enqueue(pageResponse(0, latency: .zero), pageResponse(1), .page(posts(200..<215), next: 1))
         let feed = PostFeed(source: source, clock: clock, configuration: configuration())
         await initialLoadEnded(feed)
         let events = StreamRecorder(feed.events)

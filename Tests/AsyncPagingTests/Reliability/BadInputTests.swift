@@ -15,7 +15,7 @@ struct BadInputTests {
     /// A feed showing rows 0..<3 with next cursor 1.
     func loadedFeed(_ configuration: FeedConfiguration = configuration(pageSize: 3, loadsInitialPage: false)) async -> RowFeed {
         let feed = makeFeed(configuration)
-        source.enqueue(.items(rows(0..<3), next: 1))
+        source.enqueue(.page(rows(0..<3), next: 1))
         #expect(await feed.refresh() == LoadResult(
             side: .refresh, outcome: .completed(LoadSummary(itemsApplied: 3))))
         return feed
@@ -32,7 +32,7 @@ struct BadInputTests {
         #expect(feed.currentStatus == .failed(failure))
         #expect(await events.waitForCount(2) == [.began(.loadMore), .ended(.loadMore, .failed(failure))])
 
-        source.enqueue(.items(rows(3..<6), next: 2))
+        source.enqueue(.page(rows(3..<6), next: 2))
         #expect(await feed.retry() == LoadResult(side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 3))))
         #expect(source.requests.map(\.attempt) == [1, 1, 2])
         #expect(feed.currentSnapshot.ids == Array(0..<6))
@@ -77,10 +77,10 @@ struct BadInputTests {
     func cancellationIgnoringSource() async {
         let feed = await loadedFeed()
         let diagnostics = StreamRecorder(feed.diagnostics)
-        source.enqueue(.items(rows(100..<103), next: 9, latency: .seconds(2), ignoresCancellation: true))
+        source.enqueue(.page(rows(100..<103), next: 9, latency: .seconds(2), ignoresCancellation: true))
         async let more = feed.loadMore()
         await clock.waitForSleepers(1)
-        source.enqueue(.items(rows(10..<13), next: 1))
+        source.enqueue(.page(rows(10..<13), next: 1))
         #expect(await feed.refresh() == LoadResult(side: .refresh, outcome: .completed(LoadSummary(itemsApplied: 3))))
         #expect(await more == LoadResult(side: .loadMore, outcome: .cancelled(.preemptedByRefresh)))
 
@@ -89,7 +89,7 @@ struct BadInputTests {
         #expect(await diagnostics.waitFor { $0 == stale } == stale)
         // ...and is not applied, and its cursor is not followed.
         #expect(feed.currentSnapshot.ids == [10, 11, 12])
-        source.enqueue(.items(rows(13..<16), next: nil))
+        source.enqueue(.page(rows(13..<16), next: nil))
         _ = await feed.loadMore()
         #expect(source.requests.last?.cursor == 1)
         await feed.close()
@@ -99,7 +99,7 @@ struct BadInputTests {
     func cancellationIgnoringSourcePastTimeout() async {
         let feed = makeFeed(configuration(pageSize: 3, loadsInitialPage: false, timeout: .seconds(5)))
         let diagnostics = StreamRecorder(feed.diagnostics)
-        source.enqueue(.items(rows(0..<3), next: 1, latency: .seconds(7), ignoresCancellation: true))
+        source.enqueue(.page(rows(0..<3), next: 1, latency: .seconds(7), ignoresCancellation: true))
         async let result = feed.refresh()
         await clock.waitForSleepers(2)
         clock.advance(by: .seconds(5))
@@ -119,7 +119,7 @@ struct BadInputTests {
     func duplicateIdsDropped() async {
         let feed = await loadedFeed()
         let diagnostics = StreamRecorder(feed.diagnostics)
-        source.enqueue(.items(rows([2, 3, 3, 0, 4]), next: 2))
+        source.enqueue(.page(rows([2, 3, 3, 0, 4]), next: 2))
         #expect(await feed.loadMore() == LoadResult(
             side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 2, droppedDuplicates: 3))))
         #expect(feed.currentSnapshot.ids == [0, 1, 2, 3, 4])
@@ -130,7 +130,7 @@ struct BadInputTests {
     @Test("duplicate ids (keep policy): every item is kept and none is counted")
     func duplicateIdsKept() async {
         let feed = await loadedFeed(configuration(pageSize: 3, loadsInitialPage: false, duplicates: .keep))
-        source.enqueue(.items(rows([2, 3, 3]), next: 2))
+        source.enqueue(.page(rows([2, 3, 3]), next: 2))
         #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 3))))
         #expect(feed.currentSnapshot.ids == [0, 1, 2, 2, 3, 3])
         await feed.close()
@@ -140,7 +140,7 @@ struct BadInputTests {
     func repeatedCursor() async {
         // `.keep`, so that a page applied twice would show (issue 11, bug 5: it gave [0, 1, 1, 1]).
         let feed = await loadedFeed(configuration(pageSize: 3, loadsInitialPage: false, duplicates: .keep))
-        source.enqueue(.items(rows(3..<6), next: 1)) // cursor 1 points back at itself
+        source.enqueue(.page(rows(3..<6), next: 1)) // cursor 1 points back at itself
         let failure = FeedFailure(error: FeedError.repeatedCursor("1"), side: .loadMore, attempt: 1)
         #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .failed(failure)))
         #expect(feed.currentSnapshot.ids == Array(0..<6))
@@ -149,14 +149,14 @@ struct BadInputTests {
         #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .ignored(.stoppedByGuard)))
         #expect(source.requests.count == 2)
         // retry() asks for the last page again to get a fresh `next`; its items are not applied again.
-        source.enqueue(.items(rows(3..<6), next: 1))
+        source.enqueue(.page(rows(3..<6), next: 1))
         let again = FeedFailure(error: FeedError.repeatedCursor("1"), side: .loadMore, attempt: 2)
         #expect(await feed.retry() == LoadResult(side: .loadMore, outcome: .failed(again)))
         #expect(feed.currentSnapshot.ids == Array(0..<6))
-        source.enqueue(.items(rows(3..<6), next: 2)) // the server fixed its cursors
+        source.enqueue(.page(rows(3..<6), next: 2)) // the server fixed its cursors
         #expect(await feed.retry() == LoadResult(side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 0))))
         #expect(feed.currentSnapshot.ids == Array(0..<6))
-        source.enqueue(.items(rows(6..<9), next: nil))
+        source.enqueue(.page(rows(6..<9), next: nil))
         #expect(await feed.loadMore() == LoadResult(
             side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 3, reachedEnd: true))))
         #expect(feed.currentSnapshot.ids == Array(0..<9))
@@ -167,7 +167,7 @@ struct BadInputTests {
     @Test("empty pages claiming more: one load follows up to the limit, then fails; load-more stops until retry")
     func emptyPageClaimingMore() async {
         let feed = await loadedFeed() // follows up to 3 empty pages by default
-        source.enqueue(.items([], next: 2), .items([], next: 3), .items([], next: 4), .items([], next: 5))
+        source.enqueue(.page([], next: 2), .page([], next: 3), .page([], next: 4), .page([], next: 5))
         let failure = FeedFailure(error: FeedError.emptyPageClaimsMore, side: .loadMore, attempt: 1)
         #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .failed(failure)))
         #expect(feed.currentSnapshot.ids == [0, 1, 2])
@@ -177,7 +177,7 @@ struct BadInputTests {
             #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .ignored(.stoppedByGuard)))
         }
         #expect(source.requests.count == 5)
-        source.enqueue(.items(rows(3..<6), next: nil))
+        source.enqueue(.page(rows(3..<6), next: nil))
         #expect(await feed.retry() == LoadResult(
             side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 3, reachedEnd: true))))
         #expect(source.requests.map(\.cursor) == [nil, 1, 2, 3, 4, 5])
@@ -187,7 +187,7 @@ struct BadInputTests {
     @Test("one empty page claiming more is followed within the same load")
     func oneEmptyPageIsFollowed() async {
         let feed = await loadedFeed()
-        source.enqueue(.items([], next: 2), .items(rows(3..<6), next: 3))
+        source.enqueue(.page([], next: 2), .page(rows(3..<6), next: 3))
         #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .completed(LoadSummary(itemsApplied: 3))))
         #expect(feed.currentSnapshot.ids == Array(0..<6))
         #expect(source.requests.map(\.cursor) == [nil, 1, 2])
@@ -204,7 +204,7 @@ struct BadInputTests {
         #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .ignored(.noFirstPage)))
         #expect(feed.currentStatus == .failed(failure))
         #expect(source.requests.count == 1)
-        source.enqueue(.items(rows(0..<3), next: 1))
+        source.enqueue(.page(rows(0..<3), next: 1))
         #expect(await feed.retry() == LoadResult(side: .refresh, outcome: .completed(LoadSummary(itemsApplied: 3))))
         #expect(feed.currentSnapshot.generation == 1)
         await feed.close()
@@ -283,7 +283,7 @@ struct BadInputTests {
     @Test("a page longer than the page size: every item is applied")
     func oversizedPage() async {
         let feed = makeFeed()
-        source.enqueue(.items(rows(0..<50), next: 1))
+        source.enqueue(.page(rows(0..<50), next: 1))
         #expect(await feed.refresh() == LoadResult(side: .refresh, outcome: .completed(LoadSummary(itemsApplied: 50))))
         #expect(feed.currentSnapshot.count == 50)
         await feed.close()

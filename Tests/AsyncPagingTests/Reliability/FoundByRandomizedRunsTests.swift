@@ -6,7 +6,8 @@ import Testing
 /// (the stress test, seed 482265; the model runs, seeds 1848, 2191, 2386, 2387, 2725 with 40
 /// steps), each stating the documented rule it broke. Both were fixed on main in 503ec1f.
 /// The runs with the memory bound and head merges (issue 13) found the third (seed 419, see
-/// h11-model-ENGINE-BUGS.md): disabled until the engine follows the rule.
+/// h11-model-ENGINE-BUGS.md): disabled until the engine follows the rule. The runs that mix
+/// features (issue 22) found the fourth: an export that threw for a list the controller holds.
 @Suite("Rules the randomized runs found broken")
 struct FoundByRandomizedRunsTests {
     let clock = TestClock()
@@ -42,7 +43,7 @@ struct FoundByRandomizedRunsTests {
         #expect(await feed.loadMore() == LoadResult(side: .loadMore, outcome: .failed(failure)))
 
         // A load-previous in flight; then the failed end is retried: a newer load at the other end.
-        source.enqueue(.items(rows(12..<15), next: nil, latency: .seconds(1)))
+        source.enqueue(.page(rows(12..<15), next: nil, latency: .seconds(1)))
         async let previous = feed.loadPrevious()
         await clock.waitForSleepers(1)
         source.enqueue(.page(Page(items: rows(18..<21), previous: 5, next: 7)))
@@ -90,6 +91,31 @@ struct FoundByRandomizedRunsTests {
         clock.advance(by: .seconds(5)) // where the refresh, had it run on, would land
         #expect(await head == LoadResult(side: .refresh, outcome: .cancelled(.preemptedByLoadPrevious)))
         #expect(feed.currentSnapshot.ids == [0, 1, 2])
+        await feed.close()
+    }
+
+    /// FeedState takes page `k > 0` to have been fetched with the `next` of page `k - 1`; a page
+    /// loaded at the start was fetched with the `previous` of the page after it. When a
+    /// source's two cursors disagree (here the page before names no `next`), the export writes
+    /// the cursors the pages were fetched with (it threw `pageAfterEnd` before 6a97466; the
+    /// model runs found it: seeds 1000171, 1805, 2237, and with `repeatedCursor` 2000006,
+    /// 2000012, 1000054, 423), and the state restores to the same list and ends.
+    @Test("a bounded feed whose start page names no next exports the cursors that fetched its pages")
+    func exportAfterAStartPageWithoutNext() async throws {
+        let configuration = try FeedConfiguration(pageSize: 3, loadsInitialPage: false, maximumItems: 100)
+        let feed = RowFeed(source: source, clock: clock, configuration: configuration)
+        source.enqueue(.page(Page(items: rows(15..<18), previous: 4, next: 6)))
+        #expect(await feed.refresh(from: 5) == LoadResult(side: .refresh, outcome: .completed(LoadSummary(itemsApplied: 3))))
+        // The page before, as a source that fills only the cursor toward the start may send it.
+        source.enqueue(.page(Page(items: rows(12..<15), previous: 3, next: nil)))
+        #expect(await feed.loadPrevious() == LoadResult(side: .loadPrevious, outcome: .completed(LoadSummary(itemsApplied: 3))))
+        #expect(feed.currentSnapshot.ids == Array(12..<18))
+        let state = try #require(try await feed.exportState())
+        #expect(state.pages == [Page(items: rows(12..<15), previous: 3, next: 5), Page(items: rows(15..<18), previous: 4, next: 6)])
+        let restored = RowFeed(source: source, clock: clock, configuration: configuration, restoring: state, restorePolicy: .never)
+        #expect(restored.currentSnapshot.ids == Array(12..<18))
+        #expect(await restored.cursors == FeedCursors(previous: 3, next: 6, reachedEnd: false, reachedStart: false))
+        await restored.close()
         await feed.close()
     }
 }

@@ -10,7 +10,7 @@ struct LifetimeTests {
     @Test("a released controller is freed with a fetch, a late fetch and a timeout in flight and subscribers attached")
     func releasedWithLoadsInFlight() async {
         let source = RowSource()
-        source.enqueue(.items(rows(0..<3), next: 1, latency: .seconds(2), ignoresCancellation: true), .hang)
+        source.enqueue(.page(rows(0..<3), next: 1, latency: .seconds(2), ignoresCancellation: true), .hang)
         var feed: RowFeed? = RowFeed(source: source, clock: clock, configuration: configuration(pageSize: 3, timeout: .seconds(10)))
         weak let weakFeed = feed
         let events = StreamRecorder(feed!.events)
@@ -116,7 +116,7 @@ struct LifetimeTests {
         let events = feed.events
         let refreshes = 50
         for round in 0..<refreshes {
-            source.enqueue(.items((0..<10).map { TrackedRow(id: round * 10 + $0, rows: live) }, next: 1))
+            source.enqueue(.page((0..<10).map { TrackedRow(id: round * 10 + $0, rows: live) }, next: 1))
             _ = await feed.refresh()
             // Only the list of this round stays: neither the controller nor the unread streams
             // keep an older list alive.

@@ -20,6 +20,11 @@ import Testing
 /// deep scrolls that drop and reload pages at both ends, and engine bugs that 14 steps never
 /// found and 40 did).
 ///
+/// A third test mixes the features (bound, head merges, both ends, edits, export → restore)
+/// in runs of 240 operations whose generator makes "merge, then many loads, then export" a
+/// common order; see ``ReferenceModel`` for the two bugs of such mixes the model once agreed
+/// with, and why.
+///
 /// - `ASYNCPAGING_SEED=n` replays seed `n` alone (in the short test, with `ASYNCPAGING_STEPS`
 ///   steps: the failure message names them) and prints its trace.
 /// - `ASYNCPAGING_SEQUENCES` (default 3,000) and `ASYNCPAGING_FIRST_SEED` (default 0) pick the
@@ -27,6 +32,9 @@ import Testing
 ///   uses them to run a million in chunks, at several lengths.
 /// - `ASYNCPAGING_LONG_SEQUENCES` (default 200) runs of `ASYNCPAGING_LONG_STEPS` (default 40)
 ///   operations, from seed 1,000,000 on.
+/// - `ASYNCPAGING_MIX_SEQUENCES` (default 32) runs of `ASYNCPAGING_MIX_STEPS` (default 240)
+///   operations that mix the features, from seed `ASYNCPAGING_MIX_FIRST_SEED` (default
+///   2,000,000); `ASYNCPAGING_MIX_SEED=n` replays one and prints its trace.
 /// - `ASYNCPAGING_COVERAGE=1` prints per shard how many runs exercised the bound (drops at
 ///   each end, pages kept over it, loads it cancelled, ids loaded again) and the head merge.
 /// - `ASYNCPAGING_TRACE_SEEDS=1` prints each seed as it starts and ends: a seed that starts and
@@ -35,12 +43,13 @@ import Testing
 struct ModelCheckingTests {
     static let shards = 16
     static let firstLongSeed: UInt64 = 1_000_000
+    static let firstMixSeed: UInt64 = 2_000_000
 
     static func environment(_ name: String) -> UInt64? {
         ProcessInfo.processInfo.environment[name].flatMap { UInt64($0) }
     }
 
-    static var replaying: Bool { environment("ASYNCPAGING_SEED") != nil }
+    static var replaying: Bool { environment("ASYNCPAGING_SEED") != nil || environment("ASYNCPAGING_MIX_SEED") != nil }
 
     /// The seeds of shard `shard` of `shards`, out of `count` from `first`.
     static func seeds(ofShard shard: Int, first: UInt64, count: UInt64) -> [UInt64] {
@@ -52,6 +61,8 @@ struct ModelCheckingTests {
         let steps = Int(Self.environment("ASYNCPAGING_STEPS") ?? 14)
         let seeds = if let seed = Self.environment("ASYNCPAGING_SEED") {
             shard == 0 ? [seed] : []
+        } else if Self.replaying {
+            [UInt64]()
         } else {
             Self.seeds(
                 ofShard: shard, first: Self.environment("ASYNCPAGING_FIRST_SEED") ?? 0,
@@ -69,8 +80,26 @@ struct ModelCheckingTests {
         await Self.run(seeds, steps: steps, shard: shard)
     }
 
+    /// Runs that mix the features (``ModelOperation/featureMixBatch(using:)``): bounded feeds
+    /// that merge at the head, scroll far at both ends, edit and are exported and restored,
+    /// for hundreds of operations each.
+    @Test("features together: merges, both ends, the bound, edits, export and restore", arguments: 0..<shards)
+    func featuresTogether(shard: Int) async {
+        let steps = Int(Self.environment("ASYNCPAGING_MIX_STEPS") ?? 240)
+        let seeds = if let seed = Self.environment("ASYNCPAGING_MIX_SEED") {
+            shard == 0 ? [seed] : []
+        } else if Self.replaying {
+            [UInt64]()
+        } else {
+            Self.seeds(
+                ofShard: shard, first: Self.environment("ASYNCPAGING_MIX_FIRST_SEED") ?? Self.firstMixSeed,
+                count: Self.environment("ASYNCPAGING_MIX_SEQUENCES") ?? 32)
+        }
+        await Self.run(seeds, steps: steps, shard: shard, mixesFeatures: true)
+    }
+
     /// Runs `seeds` with `steps` operations each; records the first three failures.
-    static func run(_ seeds: [UInt64], steps: Int, shard: Int) async {
+    static func run(_ seeds: [UInt64], steps: Int, shard: Int, mixesFeatures: Bool = false) async {
         let tracing = environment("ASYNCPAGING_TRACE_SEEDS") == 1
         let measuring = environment("ASYNCPAGING_COVERAGE") == 1
         var coverage: [String: Int] = [:]
@@ -82,7 +111,7 @@ struct ModelCheckingTests {
         }
         var failures = 0
         for seed in seeds {
-            let run = ModelRun(seed: seed, verbose: replaying)
+            let run = ModelRun(seed: seed, verbose: replaying || environment("ASYNCPAGING_MIX_SEED") != nil, mixesFeatures: mixesFeatures)
             if tracing { TraceOutput.write("seed \(seed) starts") }
             defer { if tracing { TraceOutput.write("seed \(seed) ends") } }
             do {
@@ -92,8 +121,8 @@ struct ModelCheckingTests {
                 failures += 1
                 let trace = run.trace.suffix(40).joined(separator: "\n")
                 Issue.record("""
-                    seed \(seed) failed: \(error)
-                    replay: ASYNCPAGING_SEED=\(seed) ASYNCPAGING_STEPS=\(steps) swift test --filter ModelCheckingTests
+                    seed \(seed) failed at step \(run.stepsDone) of \(steps): \(error)
+                    replay: \(mixesFeatures ? "ASYNCPAGING_MIX_SEED" : "ASYNCPAGING_SEED")=\(seed) \(mixesFeatures ? "ASYNCPAGING_MIX_STEPS" : "ASYNCPAGING_STEPS")=\(steps) swift test --filter ModelCheckingTests
                     \(trace)
                     """)
                 if failures >= 3 { return }

@@ -105,21 +105,43 @@ struct RestoreControllerTests {
         #expect(feed.currentSnapshot.ids == Array(40..<70))
         #expect(feed.currentLoadStates.refresh == .loading)
         await clock.waitForSleepers(1)
-        #expect(source.requests.map(\.cursor) == [nil], "the refresh starts at the first page, as the initial load would")
+        #expect(source.requests.map(\.cursor) == [4], "the refresh starts at the restored list's own first page")
         clock.advance(by: .seconds(1))
         await initialLoadEnded(feed)
-        #expect(feed.currentSnapshot.ids == Array(0..<10))
+        #expect(feed.currentSnapshot.ids == Array(40..<50))
         #expect(feed.currentSnapshot.generation == 5)
         #expect(feed.currentSnapshot.version == 2)
     }
 
-    @Test("policy always with initialCursor: the refresh starts there")
+    @Test("refreshStart .initialCursor: the policy's refresh starts at initialCursor, a later refresh() at the first page of the data")
     func policyAlwaysFromCursor() async {
         let source = Fixtures.source()
-        let feed = PostFeed(source: source, clock: clock, initialCursor: 5, restoring: Fixtures.state(7...8), restorePolicy: .always)
+        let feed = PostFeed(
+            source: source, clock: clock, initialCursor: 5, restoring: Fixtures.state(7...8), restorePolicy: .always,
+            refreshStart: .initialCursor)
         await initialLoadEnded(feed)
         #expect(source.requests.map(\.cursor) == [5])
         #expect(feed.currentSnapshot.ids == Array(50..<60))
+        #expect(await feed.refresh() == .completed(.refresh, applied: 10))
+        #expect(source.requests.map(\.cursor) == [5, nil])
+    }
+
+    @Test("a restored list refreshes from its own first page ([7], not initialCursor or [0]), and so does every later refresh()")
+    func refreshFromTheSavedFirstPage() async {
+        let source = Fixtures.source()
+        let feed = PostFeed(source: source, clock: clock, initialCursor: 5, restoring: Fixtures.state(7...8), restorePolicy: .always)
+        await initialLoadEnded(feed)
+        #expect(source.requests.map(\.cursor) == [7])
+        #expect(feed.currentSnapshot.ids == Array(70..<80))
+        #expect(await feed.loadMore() == .completed(.loadMore, applied: 10))
+        #expect(await feed.refresh() == .completed(.refresh, applied: 10))
+        #expect(source.requests.map(\.cursor) == [7, 8, 7])
+        #expect(feed.currentSnapshot.ids == Array(70..<80))
+        // A one-page state does not know its page's cursor: the first page of the data.
+        let single = PostFeed(source: source, clock: clock, restoring: Fixtures.state(3...3), restorePolicy: .always)
+        await initialLoadEnded(single)
+        #expect(source.requests.map(\.cursor).last == .some(nil))
+        #expect(single.currentSnapshot.ids == Array(0..<10))
     }
 
     @Test("policy never: the saved list stays and nothing is fetched until asked")
@@ -128,7 +150,8 @@ struct RestoreControllerTests {
         let feed = PostFeed(source: source, clock: clock, restoring: Fixtures.state(4...6, savedAt: nil), restorePolicy: .never)
         #expect(feed.currentLoadStates == .idle)
         #expect(await feed.refresh() == .completed(.refresh, applied: 10))
-        #expect(source.requests.map(\.cursor) == [nil])
+        #expect(source.requests.map(\.cursor) == [4], "the restored list's own first page")
+        #expect(feed.currentSnapshot.ids == Array(40..<50))
         #expect(feed.currentSnapshot.generation == 5)
     }
 
@@ -152,7 +175,7 @@ struct RestoreControllerTests {
         let feed = restoredAged(savedAt: savedAt, now: now, source: source)
         await initialLoadEnded(feed)
         #expect(source.requests.count == (refreshes ? 1 : 0))
-        #expect(feed.currentSnapshot.ids == (refreshes ? Array(0..<10) : Array(40..<70)))
+        #expect(feed.currentSnapshot.ids == (refreshes ? Array(40..<50) : Array(40..<70)))
     }
 
     @Test("ifOlderThan: a state saved by a controller, aged by advancing the test clock")

@@ -26,7 +26,7 @@ func pageResponse(
     _ index: Int, size: Int = 15, last: Bool = false, latency: Duration = .seconds(2),
     ignoresCancellation: Bool = false
 ) -> PostSource.Response {
-    .items(
+    .page(
         posts(index * size..<(index + 1) * size), next: last ? nil : index + 1,
         latency: latency, ignoresCancellation: ignoresCancellation)
 }

@@ -1,3 +1,4 @@
+import AsyncPaging
 import AsyncPagingTesting
 import Testing
 
@@ -70,5 +71,86 @@ struct TestClockTests {
         let clock = ImmediateClock()
         try await clock.sleep(for: .seconds(30))
         #expect(clock.now.offset == .seconds(30))
+    }
+
+    /// The end of `Duration`'s range, where the test kit's clocks saturate.
+    static let end = Duration(attoseconds: .max)
+
+    @Test("advance(by: .seconds(Int64.max)) saturates, any number of times (it trapped after about 19)")
+    func advanceByTheLargestDurationSaturates() {
+        let clock = TestClock()
+        for _ in 0..<100 { clock.advance(by: .seconds(Int64.max)) }
+        #expect(clock.now.offset == Self.end)
+        clock.advance(by: Duration(attoseconds: .max))
+        clock.advance(to: .init(offset: Self.end))
+        #expect(clock.now.offset == Self.end)
+    }
+
+    @Test("a negative advance(by:) changes nothing; an advance(to:) into the past neither")
+    func aClockDoesNotGoBack() {
+        let clock = TestClock(now: .init(offset: .seconds(10)))
+        clock.advance(by: .seconds(-3))
+        clock.advance(by: Duration(attoseconds: .min))
+        clock.advance(to: .init(offset: Duration(attoseconds: .min)))
+        #expect(clock.now.offset == .seconds(10))
+    }
+
+    @Test("instant arithmetic saturates at both ends")
+    func instantArithmeticSaturates() {
+        let late = TestClock.Instant(offset: .seconds(Int64.max))
+        #expect(late.advanced(by: Self.end).offset == Self.end)
+        let early = TestClock.Instant(offset: .seconds(Int64.min))
+        #expect(early.advanced(by: Duration(attoseconds: .min)).offset == Duration(attoseconds: .min))
+        #expect(early.duration(to: TestClock.Instant(offset: Self.end)) == Self.end)
+        #expect(TestClock.Instant(offset: Self.end).duration(to: early) == Duration(attoseconds: .min))
+        #expect(early.duration(to: late) == .seconds(Int64.max) - .seconds(Int64.min))
+        #expect(!TestClock.Instant(offset: Self.end).description.isEmpty)
+    }
+
+    @Test("a sleep of any length registers; one past the end of time wakes there")
+    func sleepsOfAnyLength() async throws {
+        let clock = TestClock()
+        clock.advance(by: .seconds(Int64.max))
+        let sleeper = Task { try await clock.sleep(for: Self.end) }
+        await clock.waitForSleepers(1)
+        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: Self.end)])
+        clock.advance(by: Self.end)
+        try await sleeper.value
+        #expect(clock.now.offset == Self.end)
+        // At the end of time every sleep is due at once.
+        try await clock.sleep(for: .seconds(1))
+        try await clock.sleep(until: .init(offset: Self.end))
+    }
+
+    @Test("ImmediateClock: sleeps of any length saturate")
+    func immediateClockSaturates() async throws {
+        let clock = ImmediateClock()
+        for _ in 0..<100 { try await clock.sleep(for: .seconds(Int64.max)) }
+        #expect(clock.now.offset == Self.end)
+        try await clock.sleep(for: .seconds(-5))
+        #expect(clock.now.offset == Self.end)
+    }
+
+    @Test("ScriptedPageSource: a latency beyond 100 years on a real clock sleeps instead of trapping, and is cancelled")
+    func hugeLatencyOnARealClock() async {
+        let source = ScriptedPageSource<Int, Int>()
+        source.enqueue(.page([1], next: nil, latency: .seconds(Int64.max)))
+        let request = PageRequest<Int>(cursor: nil, side: .refresh, pageSize: 1, clock: ContinuousClock())
+        let fetch = Task { try await source.page(for: request) }
+        await source.waitForRequests(1)
+        fetch.cancel()
+        await #expect(throws: CancellationError.self) { try await fetch.value }
+    }
+
+    @Test("ScriptedPageSource: a huge latency on the test clock sleeps about 100 years")
+    func hugeLatencyOnTheTestClock() async throws {
+        let clock = TestClock()
+        let source = ScriptedPageSource<Int, Int>()
+        source.enqueue(.page([1], next: nil, latency: Duration(attoseconds: .max)))
+        let fetch = Task { try await source.page(for: PageRequest<Int>(cursor: nil, side: .refresh, pageSize: 1, clock: clock)) }
+        await clock.waitForSleepers(1)
+        #expect(clock.pendingDeadlines == [TestClock.Instant(offset: .seconds(100 * 365 * 24 * 3_600))])
+        clock.advance(by: Self.end)
+        #expect(try await fetch.value.items == [1])
     }
 }

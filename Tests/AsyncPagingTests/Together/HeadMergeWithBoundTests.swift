@@ -88,3 +88,42 @@ struct HeadMergeWithBoundTests {
         #expect(restored.currentSnapshot.ids == [200, 0, 1, 2, 3, 4, 5])
     }
 }
+
+/// Export of a bounded list whose source's two cursors disagree, on the test clock: the state
+/// names the cursors the pages were fetched with, so it exports and restores as the live list.
+@Suite("Export when a source's cursors disagree")
+struct ExportWithDisagreeingCursorsTests {
+    let clock = TestClock()
+
+    @Test("a page loaded at the start that names no next exports, restores and reloads through its cursor")
+    func startPageWithoutNext() async throws {
+        let source = PostSource()
+        let configuration = try FeedConfiguration(pageSize: 3, loadsInitialPage: false, maximumItems: 100)
+        let feed = PostFeed(source: source, clock: clock, configuration: configuration)
+        source.enqueue(.page(Page(items: posts(15..<18), previous: 4, next: 6)))
+        _ = await feed.refresh(from: 5)
+        source.enqueue(.page(Page(items: posts(12..<15), previous: 3, next: nil)))
+        #expect(await feed.loadPrevious().outcome == .completed(LoadSummary(itemsApplied: 3)))
+        let state = try #require(try await feed.exportState(savedBy: clock))
+        #expect(state.items.map(\.id) == Array(12..<18))
+        #expect(state.pages.map(\.next) == [5, 6], "the first page names the cursor that fetched the second")
+        #expect(state.pages.map(\.previous) == [3, 4])
+        let restored = PostFeed(source: source, clock: clock, configuration: configuration, restoring: state, restorePolicy: .never)
+        #expect(restored.currentSnapshot.ids == Array(12..<18))
+        #expect(await restored.cursors == FeedCursors(previous: 3, next: 6, reachedEnd: false, reachedStart: false))
+    }
+
+    @Test("two pages that name the same next export with the cursors that fetched them")
+    func twoPagesNameOneNext() async throws {
+        let source = PostSource()
+        let configuration = try FeedConfiguration(pageSize: 3, loadsInitialPage: false, maximumItems: 100)
+        let feed = PostFeed(source: source, clock: clock, configuration: configuration)
+        source.enqueue(.page(Page(items: posts(15..<18), previous: 4, next: 6)))
+        _ = await feed.refresh(from: 5)
+        source.enqueue(.page(Page(items: posts(12..<15), previous: 3, next: 6)))
+        _ = await feed.loadPrevious()
+        let state = try #require(try await feed.exportState(savedBy: clock))
+        #expect(state.pages.map(\.next) == [5, 6])
+        #expect(state.items.map(\.id) == Array(12..<18))
+    }
+}

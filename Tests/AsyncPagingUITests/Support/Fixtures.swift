@@ -11,7 +11,7 @@ struct Offline: Error, Hashable {}
 
 /// A page of the integers in `range`, pointing at `next`.
 func page(_ range: Range<Int>, next: Int?, latency: Duration = .zero) -> Source.Response {
-    .items(Array(range), next: next, latency: latency)
+    .page(Array(range), next: next, latency: latency)
 }
 
 /// A controller on a test clock whose source answers from `responses`, in order; the first one

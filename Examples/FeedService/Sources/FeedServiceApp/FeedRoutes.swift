@@ -6,8 +6,8 @@ import Hummingbird
 ///
 /// | route | what it does |
 /// | --- | --- |
-/// | `GET /sessions/:session/items?from=N` | waits for the first page, then the list from index N (``ItemsResponse``) |
-/// | `POST /sessions/:session/more` | loads the next page (``CommandResponse``) |
+/// | `GET /sessions/:session/items?from=N` | waits for the first page, then the list from index N (``ItemsResponse``); 502 with the error when the first page failed |
+/// | `POST /sessions/:session/more` | loads the next page (``CommandResponse``); a new session's first page first, whose failure is then the answer |
 /// | `POST /sessions/:session/refresh` | reloads the first page |
 /// | `POST /sessions/:session/retry` | retries a failed load |
 /// | `GET /sessions/:session/events` | the controller's events as server-sent events (`event: feed`, JSON data) |
@@ -21,7 +21,11 @@ public func buildRouter(sessions: FeedSessions) -> Router<BasicRequestContext> {
     let session = router.group("sessions/:session")
     session.get("items") { request, context in
         let feed = await sessions.controller(for: try context.parameters.require("session"))
-        _ = await feed.waitForFirstPage()
+        let first = await feed.waitForFirstPage()
+        if case .failed(let failure) = first.outcome {
+            // Nothing is listed: say why (the upstream failed), not an empty list. `retry` retries it.
+            throw HTTPError(.badGateway, message: "the first page failed: \(failure.error)")
+        }
         let snapshot = feed.currentSnapshot
         let from = min(max(0, request.uri.queryParameters.get("from", as: Int.self) ?? 0), snapshot.count)
         return ItemsResponse(
@@ -30,8 +34,15 @@ public func buildRouter(sessions: FeedSessions) -> Router<BasicRequestContext> {
     }
     session.post("more") { _, context in
         let feed = await sessions.controller(for: try context.parameters.require("session"))
-        // A new session's first load-more waits for its first page rather than being ignored.
-        if feed.currentSnapshot.version == 0 { _ = await feed.waitForFirstPage() }
+        // A new session's first load-more waits for its first page rather than being ignored;
+        // when that page failed, its failure is the answer (a load-more would only be ignored:
+        // there is no first page to append to).
+        if feed.currentSnapshot.version == 0 {
+            let first = await feed.waitForFirstPage()
+            if case .failed = first.outcome {
+                return CommandResponse(result: first, count: feed.currentSnapshot.count, status: feed.currentStatus)
+            }
+        }
         let result = await feed.loadMore()
         return CommandResponse(result: result, count: feed.currentSnapshot.count, status: feed.currentStatus)
     }

@@ -89,6 +89,27 @@ struct FeedServiceTests {
         }
     }
 
+    @Test("a first page that failed is the answer: items says 502 with the error, more returns the failure")
+    func failedFirstPage() async throws {
+        var options = Self.options()
+        options.upstream = URL(string: "http://127.0.0.1:1/feed") // nothing listens: refused at once
+        let sessions = try makeSessions(options: options)
+        let app = Application(router: buildRouter(sessions: sessions))
+        try await app.test(.router) { client in
+            let (status, body) = try await client.execute(uri: "/sessions/down/items", method: .get) {
+                ($0.status, String(buffer: $0.body))
+            }
+            #expect(status == .badGateway)
+            #expect(body.contains("the first page failed"))
+            let more = try await client.execute(uri: "/sessions/down2/more", method: .post) {
+                try Self.decode(CommandResponse.self, $0.body)
+            }
+            #expect(more.result.side == .refresh)
+            if case .failed = more.result.outcome {} else { Issue.record("expected the first page's failure, got \(more.result)") }
+            #expect(more.count == 0)
+        }
+    }
+
     @Test("events stream as server-sent events until the session is deleted")
     func serverSentEvents() async throws {
         var options = Self.options()
@@ -111,7 +132,7 @@ struct FeedServiceTests {
             #expect(feed.subscriberCounts.events == 1)
             await clock.waitForSleepers(1)
             clock.advance(by: .seconds(1))
-            _ = await feed.waitForFirstPage()
+            #expect(await feed.waitForFirstPage().outcome == .completed(LoadSummary(itemsApplied: 20)))
             #expect(try await client.execute(uri: "/sessions/live", method: .delete) { $0.status } == .noContent)
             let (contentType, body) = try await events.value
             #expect(contentType == "text/event-stream")

@@ -7,8 +7,8 @@ import Foundation
 ///
 /// | variable | meaning | default |
 /// | --- | --- | --- |
-/// | `ASYNCPAGING_STRESS_SECONDS` | how long the stress test runs rounds | 6 |
-/// | `ASYNCPAGING_STRESS_SEED` | replays the stress test's seed (it prints the one it used) | random |
+/// | `ASYNCPAGING_STRESS_SECONDS` | how long each stress test (calls; features together) runs rounds | 6 |
+/// | `ASYNCPAGING_STRESS_SEED` | replays the stress tests' seed (each prints the one it used) | random |
 /// | `ASYNCPAGING_CANCEL_SECONDS` | how long each subscriber-cancellation race runs | 2 |
 /// | `ASYNCPAGING_LIFETIME_CYCLES` | create/drop cycles of the lifetime-at-scale test | 30,000 (`scripts/soak.sh`: 100,000) |
 /// | `ASYNCPAGING_STALL_SECONDS` | no progress for this long is a stall | 10 |

@@ -17,6 +17,13 @@ final class StressTally: Sendable {
         /// Items of load-previous and load-more pages in the lists checked after quiescence.
         var prependedItemsChecked = 0
         var appendedItemsChecked = 0
+        /// The rounds that mix features (``FeatureMixRound``): edits, exports checked, restores
+        /// checked, landings after which the bound was checked.
+        var mixRounds = 0
+        var edits = 0
+        var exports = 0
+        var restores = 0
+        var boundChecks = 0
     }
 
     private let state = Locked((counts: Counts(), problems: [String]()))
@@ -34,11 +41,20 @@ final class StressTally: Sendable {
 
     var summary: String {
         let counts = self.counts
+        let subscriptions = """
+            \(counts.subscriptions) subscriptions (\(counts.cancelledSubscribers) left by task cancellation, \
+            \(counts.brokenSubscribers) by break, \(counts.droppedStreams) dropped unread)
+            """
+        if counts.mixRounds > 0 {
+            return """
+                \(counts.mixRounds) rounds mixing features, \(counts.fetches) fetches, \(counts.edits) edits, \
+                \(counts.exports) exports checked, \(counts.restores) restores checked, \(counts.boundChecks) bound checks, \
+                \(subscriptions)
+                """
+        }
         return """
             \(counts.rounds) rounds, \(counts.callsReturned) awaited calls (of \(counts.callsStarted) started), \
-            \(counts.sends) sends, \(counts.closes) closes, \(counts.fetches) fetches, \
-            \(counts.subscriptions) subscriptions (\(counts.cancelledSubscribers) left by task cancellation, \
-            \(counts.brokenSubscribers) by break, \(counts.droppedStreams) dropped unread), \
+            \(counts.sends) sends, \(counts.closes) closes, \(counts.fetches) fetches, \(subscriptions), \
             lists checked with \(counts.prependedItemsChecked) prepended and \(counts.appendedItemsChecked) appended items
             """
     }

@@ -36,7 +36,10 @@ let longestTimerDelay = Duration.seconds(100 * 365 * 24 * 3_600)
 struct FuzzFailure: Error {}
 
 /// `duration` without its sign.
-func positive(_ duration: Duration) -> Duration { duration < .zero ? .zero - duration : duration }
+func positive(_ duration: Duration) -> Duration {
+    guard duration < .zero else { return duration }
+    return duration == Duration(attoseconds: .min) ? Duration(attoseconds: .max) : .zero - duration
+}
 
 extension FuzzRandom {
     mutating func retryPolicy() -> RetryPolicy {

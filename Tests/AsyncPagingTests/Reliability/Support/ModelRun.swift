@@ -22,34 +22,50 @@ final class ModelRun {
     /// Where the initial load opens (`initialCursor:`), `nil` for the first page.
     let initialCursor: Int?
     private let verbose: Bool
+    /// A run of ``ModelOperation/featureMixBatch(using:)``: bounded, merging, editing,
+    /// restoring feeds, against a source with less bad input (long chains of loads land).
+    let mixesFeatures: Bool
     private var random: SplitMix64
-    private let clock = TestClock()
-    private let source: RowSource
+    // What one controller's life needs; an export → restore replaces them all (a new
+    // controller, on a new clock, with a source of its own), and the run goes on.
+    private var clock = TestClock()
+    private var source: RowSource
     private var feed: RowFeed?
     private var model: ReferenceModel
     private let progress = Progress()
-    private let events: SignallingRecorder<FeedEvent>
-    private let diagnostics: SignallingRecorder<FeedDiagnostic>
-    private let snapshots: SignallingRecorder<FeedSnapshot<FeedRow>>
-    private let statuses: SignallingRecorder<FeedStatus>
+    private var events: SignallingRecorder<FeedEvent>
+    private var diagnostics: SignallingRecorder<FeedDiagnostic>
+    private var snapshots: SignallingRecorder<FeedSnapshot<FeedRow>>
+    private var statuses: SignallingRecorder<FeedStatus>
     private var subscribers: [ModelSubscriber] = []
-    private let outcomes: CallOutcomes
+    private var outcomes: CallOutcomes
     private var callCount = 0
     private var checkedSnapshots = 0
+    /// Controllers restored so far in this run.
+    private(set) var restores = 0
+    /// Operations taken so far (the one that failed included).
+    private(set) var stepsDone = 0
+    /// Items inserted at the top so far (their ids, from 2,000,000, are new in the run).
+    private var inserted = 0
+    private var plan: ResponsePlan
+    /// Coverage of the controllers this run closed before the current one.
+    private var pastCoverage: [String: Int] = [:]
     private(set) var trace: [String] = []
-    /// Disagreements that are engine bugs already reported (h7-model-ENGINE-BUGS.md): the test
-    /// records them as known issues, so they stay visible without hiding other findings.
 
-    init(seed: UInt64, verbose: Bool = false) {
+    init(seed: UInt64, verbose: Bool = false, mixesFeatures: Bool = false) {
         self.seed = seed
         self.verbose = verbose
+        self.mixesFeatures = mixesFeatures
         random = SplitMix64(seed: seed)
-        configuration = Self.randomConfiguration(using: &random)
+        configuration = mixesFeatures
+            ? Self.featureMixConfiguration(using: &random) : Self.randomConfiguration(using: &random)
         // Head merges need a list that starts at the start of the data: opened at the top.
-        let opensAtTop = random.chance(configuration.refreshMode == .mergeAtHead ? 75 : 45)
+        let opensAtTop = random.chance(configuration.refreshMode == .mergeAtHead ? (mixesFeatures ? 90 : 75) : 45)
         initialCursor = opensAtTop ? nil : random.pick([5, -10, 30])
         var plan = ResponsePlan(seed: seed, firstRequestSleeps: configuration.loadsInitialPage)
-        plan.forwardOnly = random.chance(15)
+        plan.forwardOnly = random.chance(mixesFeatures ? 5 : 15)
+        plan.calm = mixesFeatures
+        self.plan = plan
         source = plan.makeSource(progress: progress)
         outcomes = CallOutcomes(progress: progress)
         model = ReferenceModel(configuration: configuration, plan: plan, initialCursor: initialCursor)
@@ -66,6 +82,28 @@ final class ModelRun {
         let opening = initialCursor.map { ", opens at \($0)" } ?? ""
         let forward = plan.forwardOnly ? ", pages name no previous" : ""
         log("seed \(seed): \(Self.describe(configuration))\(opening)\(forward)\(crowd > 0 ? ", \(crowd) more subscribers" : "")")
+    }
+
+    /// The configurations of the runs that mix features: a small bound (most runs), head
+    /// merges (most runs), ids to edit by; the overlap policies at random.
+    static func featureMixConfiguration(using random: inout SplitMix64) -> FeedConfiguration {
+        do {
+            return try FeedConfiguration(
+                pageSize: 3,
+                loadsInitialPage: random.chance(70),
+                loadMoreDuringRefresh: random.chance(50) ? .cancelRefresh : .ignoreLoadMore,
+                refreshDuringRefresh: random.chance(50) ? .restart : .join,
+                loadMoreDuringLoadMore: random.chance(50) ? .join : .restart,
+                loadPreviousDuringRefresh: random.chance(50) ? .cancelRefresh : .ignoreLoadPrevious,
+                bothEnds: random.chance(50) ? .runBoth : .cancelOther,
+                refreshMode: random.chance(75) ? .mergeAtHead : .replace,
+                retry: random.chance(70) ? .none : RetryPolicy(maximumAttempts: 2, initialBackoff: .seconds(1), multiplier: 2),
+                timeout: random.chance(50) ? nil : .seconds(5),
+                duplicates: random.chance(95) ? .drop : .keep,
+                maximumItems: random.chance(15) ? nil : random.pick([2, 4, 5, 7, 10]))
+        } catch {
+            fatalError("the generated configuration is valid: \(error)")
+        }
     }
 
     static func randomConfiguration(using random: inout SplitMix64) -> FeedConfiguration {
@@ -108,14 +146,19 @@ final class ModelRun {
     func run(steps: Int) async throws(ModelMismatch) {
         try await settle()
         try check(after: "creation")
-        var done = 0
-        while done < steps {
+        stepsDone = 0
+        while stepsDone < steps {
             // Head-merging runs pull to refresh more often (a refresh and its landing).
-            let batch = configuration.refreshMode == .mergeAtHead && random.chance(8)
-                ? [.call(.refresh), .advanceToNextDeadline] : ModelOperation.randomBatch(using: &random)
-            for operation in batch where done < steps {
+            let batch: [ModelOperation] = if mixesFeatures {
+                ModelOperation.featureMixBatch(using: &random)
+            } else if configuration.refreshMode == .mergeAtHead && random.chance(8) {
+                [.call(.refresh), .advanceToNextDeadline]
+            } else {
+                ModelOperation.randomBatch(using: &random)
+            }
+            for operation in batch where stepsDone < steps {
+                stepsDone += 1
                 try await step(operation)
-                done += 1
             }
         }
         try await finish()
@@ -154,8 +197,125 @@ final class ModelRun {
             model.close()
             await feed?.close()
             try checkCancelledSleepersLeft(since: sleepersBefore)
+        case .update(let position):
+            let id = position.flatMap { model.list.isEmpty ? nil : model.list[$0 % model.list.count] } ?? 999_999
+            let expected = model.update(id: id)
+            if let feed {
+                let result: Result<Int, FeedEditError>
+                do throws(FeedEditError) { result = .success(try await feed.update(FeedRow(id: id))) } catch { result = .failure(error) }
+                try expect(result == expected, "update(#\(id)) returned \(result), the model \(expected)")
+            }
+        case .remove(let positions):
+            let ids = positions.map { $0 < 0 || model.list.isEmpty ? 999_999 : model.list[$0 % model.list.count] }
+            let expected = model.remove(ids: ids)
+            if let feed {
+                let result: Result<[Int], FeedEditError>
+                do throws(FeedEditError) { result = .success(try await feed.remove(ids: ids)) } catch { result = .failure(error) }
+                try expect(result == expected, "remove(ids: \(ids)) returned \(result), the model \(expected)")
+            }
+        case .insertAtTop(let count):
+            let ids = (0..<count).map { 2_000_000 + inserted + $0 }
+            inserted += count
+            let expected = model.insertAtTop(ids: ids).map { true }
+            if let feed {
+                let result: Result<Bool, FeedEditError>
+                do throws(FeedEditError) {
+                    try await feed.insertAtTop(rows(ids))
+                    result = .success(true)
+                } catch {
+                    result = .failure(error)
+                }
+                try expect(result == expected, "insertAtTop(\(ids)) returned \(result), the model \(expected)")
+            }
+        case .exportAndRestore(let anchor, let refreshes):
+            if try await exportAndRestore(anchor: anchor, refreshes: refreshes) { return }
         }
         try await settle(after: "\(operation)", candidates: candidates ?? [model])
+    }
+
+    /// Exports the state, checks it against the model's, closes the controller (checking its end
+    /// as at the end of a run) and creates a new one `restoring:` the state, on a new clock and
+    /// a new source (the plan's answers from another seed), with a model restored from the same
+    /// pages: the run goes on on it. Returns `false` when nothing was restored (before the
+    /// first page, or after close).
+    private func exportAndRestore(anchor: Int?, refreshes: Bool) async throws(ModelMismatch) -> Bool {
+        guard !model.isClosed else { return false }
+        guard let state = try await exportState(anchor: anchor) else { return false }
+        let pages = state.pages.map {
+            ReferenceModel.ExportedPage(ids: $0.items.map(\.id), previous: $0.previous, next: $0.next)
+        }
+        if model.mergedHeads > 0 { pastCoverage["exports after a head merge", default: 0] += 1 }
+        try await finish()
+        Self.addCoverage(modelCoverage, to: &pastCoverage)
+        restores += 1
+        var plan = ResponsePlan(seed: seed &+ UInt64(restores) &* 0x9E37_79B9_7F4A_7C15, firstRequestSleeps: refreshes)
+        plan.forwardOnly = self.plan.forwardOnly
+        plan.calm = self.plan.calm
+        self.plan = plan
+        clock = TestClock()
+        source = plan.makeSource(progress: progress)
+        outcomes = CallOutcomes(progress: progress)
+        callCount = 0
+        checkedSnapshots = 0
+        subscribers = []
+        model = ReferenceModel(
+            configuration: configuration, plan: plan, initialCursor: initialCursor, restoring: pages,
+            generation: state.generation, refreshes: refreshes)
+        let feed = RowFeed(
+            source: source, clock: clock, configuration: configuration, initialCursor: initialCursor,
+            restoring: state, restorePolicy: refreshes ? .always : .never)
+        self.feed = feed
+        events = SignallingRecorder(feed.events, progress: progress)
+        diagnostics = SignallingRecorder(feed.diagnostics, progress: progress)
+        snapshots = SignallingRecorder(feed.snapshots, progress: progress)
+        statuses = SignallingRecorder(feed.statuses, progress: progress)
+        log("restored from \(pages.count) pages, generation \(state.generation)")
+        try await settle(after: "restore")
+        return true
+    }
+
+    /// `exportState(anchorIndex:)` of the controller, checked against the model's pages,
+    /// generation and anchor: `nil` only before the first page; after it the state, or the
+    /// typed error FeedState's checks give the model's pages (a source whose cursors loop).
+    private func exportState(anchor: Int?) async throws(ModelMismatch) -> FeedState<FeedRow, Int>? {
+        guard let feed else { return nil }
+        let exported: Result<FeedState<FeedRow, Int>?, FeedStateError>
+        do throws(FeedStateError) {
+            exported = .success(try await feed.exportState(anchorIndex: anchor))
+        } catch {
+            exported = .failure(error)
+        }
+        guard let expected = model.exportedPages else {
+            try expect(exported == .success(nil), "exportState() before the first page returned \(exported)")
+            return nil
+        }
+        if let error = model.exportError {
+            // Pages that are not one list by FeedState's rules: no state, that typed error.
+            try expect(exported == .failure(error), "exportState() returned \(exported); the model's pages \(expected) fail: \(error)")
+            log("export: \(error)")
+            return nil
+        }
+        let state: FeedState<FeedRow, Int>
+        switch exported {
+        case .success(let value?): state = value
+        case .success(nil):
+            throw ModelMismatch(description:
+                "exportState() returned nil after the first page was applied: list \(model.list), the model exports \(expected)")
+        case .failure(let error):
+            throw ModelMismatch(description: "exportState() threw \(error): list \(model.list), the model exports \(expected)")
+        }
+        let pages = state.pages.map {
+            ReferenceModel.ExportedPage(ids: $0.items.map(\.id), previous: $0.previous, next: $0.next)
+        }
+        try expect(pages == expected, "exportState() pages \(pages) != model \(expected)")
+        let generation = model.versions.last!.generation
+        try expect(state.generation == generation, "exportState() generation \(state.generation) != model \(generation)")
+        let itemCount = expected.reduce(0) { $0 + $1.ids.count }
+        let expectedAnchor = anchor.flatMap { $0 < itemCount ? $0 : nil }
+        try expect(
+            state.anchorIndex == expectedAnchor,
+            "exportState() anchor \(String(describing: state.anchorIndex)) != \(String(describing: expectedAnchor))")
+        return state
     }
 
     /// Waits, by rendezvous only, until the engine has done everything the model says the last
@@ -303,6 +463,22 @@ final class ModelRun {
     /// What the run went through, for `ASYNCPAGING_COVERAGE=1`: how often the rules the
     /// bound and the head merge add were exercised (from the model, which the engine matched).
     var coverage: [String: Int] {
+        var counts = pastCoverage
+        Self.addCoverage(modelCoverage, to: &counts)
+        if restores > 0 { counts["runs with a restore"] = 1 }
+        return counts
+    }
+
+    /// Adds the coverage of one controller's life to the run's: counts add up, a "runs …" key
+    /// is 1 if any controller of the run counted it.
+    private static func addCoverage(_ more: [String: Int], to counts: inout [String: Int]) {
+        for (key, value) in more {
+            counts[key] = key.hasPrefix("runs") ? max(counts[key] ?? 0, value) : (counts[key] ?? 0) + value
+        }
+    }
+
+    /// The coverage of the current controller's life.
+    private var modelCoverage: [String: Int] {
         var counts: [String: Int] = ["runs": 1]
         func count(_ key: String, _ condition: Bool) { if condition { counts[key, default: 0] += 1 } }
         for version in model.versions {
@@ -328,6 +504,8 @@ final class ModelRun {
             if case .ends(let change) = $0.change { change.removedAtEnd > 0 } else { false }
         })
         count("runs that loaded dropped ids again", model.reloadedAfterDrop > 0)
+        count("runs with a head merge, then a drop at the start", model.dropsAtStartAfterMerge > 0)
+        count("runs with an edit", model.editsMade > 0)
         return counts
     }
 
@@ -335,7 +513,7 @@ final class ModelRun {
 
     private func check(after step: String, feedMayBeGone: Bool = false) throws(ModelMismatch) {
         if verbose {
-            log("after \(step): list \(model.list) v\(model.version) (\(model.versions.last!.change)), status \(model.status), \(model.loadStates), t+\(model.now)")
+            log("after \(step): list \(model.list) v\(model.version) (\(model.versions.last!.change)), status \(model.status), \(model.loadStates), t+\(model.now); \(model.pagesDescription)")
         } else {
             log("after \(step): list \(model.list) v\(model.version), status \(model.status), t+\(model.now)")
         }
@@ -490,6 +668,10 @@ final class ModelRun {
         guard older.generation == newer.generation else {
             return try expect(change == .replaced, "\(pair) across generations")
         }
+        guard model.versions[Int(older.version)].edits == model.versions[Int(newer.version)].edits else {
+            // FeedSnapshot.change(since:): an update or a removal in between is a reload.
+            return try expect(change == .replaced, "\(pair) across an edit")
+        }
         // The snapshots' items are the model's versions' (checkVersion): compare those.
         let olderIDs = model.versions[Int(older.version)].ids, newerIDs = model.versions[Int(newer.version)].ids
         let ends: FeedEndsChange
@@ -516,8 +698,8 @@ final class ModelRun {
                 "\(pair) says .ends without removing anything, and the bound dropped nothing in between")
             ends = counts
         case .initial, .replaced, .updated, .removed:
-            // Edits (`.updated`, `.removed`, and `.replaced` across one) are not made by these runs.
-            return try expect(false, "\(pair) within one generation")
+            // Across an edit it is `.replaced` (above); without one, never these.
+            return try expect(false, "\(pair) within one generation, without an edit in between")
         }
         let keptOlder = olderIDs.count - ends.removedAtStart - ends.removedAtEnd
         let keptNewer = newerIDs.count - ends.insertedAtStart - ends.insertedAtEnd

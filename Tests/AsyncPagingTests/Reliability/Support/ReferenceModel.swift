@@ -15,6 +15,20 @@ import AsyncPaging
 /// open (two loads ended by one request), it takes the order `close()`'s and `retry()`'s docs
 /// name: refresh, then the end, then the start.
 ///
+/// Edits (`update`, `remove(ids:)`, `insertAtTop`) and export are modelled too, and a run can
+/// go on on a controller restored from the export (``init(configuration:plan:initialCursor:restoring:generation:refreshes:)``).
+///
+/// What it once missed, and why: two bugs of features used together (issue 22) — after a
+/// head-merging refresh the bound stopped dropping pages at the start, and a bounded feed's
+/// export after such a merge gave `nil`. The runs reached "merge, then loads over the bound"
+/// often (the old generators fail on the old engine once the model is right: 23 of their seeds
+/// in the default 3,000 × 14 and 200 × 40), so steps and generators were not the cause. The
+/// model had copied the engine's page records instead of stating the rule: it too put the
+/// merged items in a record of their own, before the first page and naming no `previous`, so
+/// it predicted the same `pagesKeptOverBound` and agreed with the engine. And it had no
+/// export at all. Now the merged items join the first page (as ``FeedController/insertAtTop(_:)``'s
+/// do), and every run may export, check the state page by page and restore from it.
+///
 /// It models the source and the clock too: a fetch that answers at once is delivered at once,
 /// a slow one sleeps until the clock reaches its deadline, a cancelled one that honours
 /// cancellation leaves the clock and comes back as a stale failure, one that ignores it keeps
@@ -114,20 +128,29 @@ struct ReferenceModel {
         /// some were dropped there in between.
         var droppedAtStart = 0
         var droppedAtEnd = 0
+        /// Edits (update, remove) made in this generation so far: `change(since:)` across one
+        /// is `.replaced` (an insert at the top is a prepend, not counted).
+        var edits = 0
     }
 
     /// One page of the list, as the bound sees it (FeedConfiguration.maximumItems): its items
     /// in the list (0 when all were duplicates: still a page), the cursors it names, the cursor
-    /// that fetched it and those of the empty pages its load followed.
+    /// that fetched it.
     struct PageRecord: CustomStringConvertible {
+        /// Its items, those removed by an edit included: they count toward the bound until the
+        /// page goes (FeedConfiguration.maximumItems).
         var count: Int
         var previous: Int?
         var next: Int?
         let fetchedWith: Int?
-        var followedEmpty: [Int] = []
+        /// Its items removed by ``FeedController/remove(ids:)``: in ``count``, not in the list.
+        var removed = 0
+
+        /// Its items in the list.
+        var shown: Int { count - removed }
 
         var description: String {
-            "[\(count) items, by \(fetchedWith.map(String.init) ?? "nil"), previous \(previous.map(String.init) ?? "nil"), next \(next.map(String.init) ?? "nil")]"
+            "[\(count) items\(removed > 0 ? " (\(removed) removed)" : ""), by \(fetchedWith.map(String.init) ?? "nil"), previous \(previous.map(String.init) ?? "nil"), next \(next.map(String.init) ?? "nil")]"
         }
     }
 
@@ -148,13 +171,22 @@ struct ReferenceModel {
     private(set) var mergingRefreshes = 0
     private(set) var mergesThatReplaced = 0
     private var droppedIDs: Set<Int> = []
+    /// For coverage only: drops at the start after a head merge (the path the bound once
+    /// missed), and edits made.
+    private(set) var dropsAtStartAfterMerge = 0
+    private(set) var editsMade = 0
     private(set) var reloadedAfterDrop = 0
     private(set) var loads: [FeedSide: Load] = [:]
     private var ends: [FeedSide: End] = [.loadMore: End(), .loadPrevious: End()]
+    /// The empty pages a load at an end followed, by the cursor of the page with items it
+    /// landed (FeedConfiguration.maximumItems: they leave the guard with that page).
+    private var emptyPagesBefore: [Int: [Int]] = [:]
     /// Cursors fetched since the last applied refresh, at either end.
     private var fetchedCursors: Set<Int> = []
     /// The failures standing, oldest first, one per side at most.
     private(set) var failures: [FeedFailure] = []
+    /// Where `refresh()` starts: `nil`, or for a restored controller its first page's cursor.
+    private var refreshStart: Int?
     /// The cursor the latest refresh started from, which `retry()` fetches again.
     private var refreshCursor: Int?
     private var lastLoadNumber = 0
@@ -194,6 +226,111 @@ struct ReferenceModel {
         }
         flushCancelledArrivals()
     }
+
+    /// A controller created with `restoring:` a state exported from another (``exportedPages``):
+    /// the saved list shown at once as version 1 of `generation`, the pages recorded with the
+    /// cursors a restore takes (page `k > 0` fetched with the `next` of page `k - 1`, the first
+    /// with the `previous` of the second), those cursors in the repeated-cursor guard, both ends
+    /// from the edge pages (an end whose cursor is one of them halted with a repeated-cursor
+    /// failure); then, if the restore policy says so, a refresh from the restored first page
+    /// (`RestoredRefreshStart.savedFirstPage`), as every later `refresh()`.
+    init(
+        configuration: FeedConfiguration, plan: ResponsePlan, initialCursor: Int?,
+        restoring saved: [ExportedPage], generation: UInt64, refreshes: Bool
+    ) {
+        self.configuration = configuration
+        self.plan = plan
+        var seen: Set<Int> = []
+        for (index, page) in saved.enumerated() {
+            let kept = configuration.duplicates == .keep ? page.ids : page.ids.filter { seen.insert($0).inserted }
+            list += kept
+            let fetchedWith: Int? = index > 0 ? saved[index - 1].next : (saved.count > 1 ? saved[1].previous : nil)
+            if let fetchedWith { fetchedCursors.insert(fetchedWith) }
+            pages.append(PageRecord(count: kept.count, previous: page.previous, next: page.next, fetchedWith: fetchedWith))
+        }
+        versions.append(Version(ids: list, change: .replaced, generation: generation))
+        hasFirstPage = true
+        refreshCursor = pages.first?.fetchedWith
+        if let first = pages.first, let last = pages.last {
+            ends[.loadPrevious] = End(
+                cursor: first.previous, atEndOfData: first.previous == nil, edgePageCursor: first.fetchedWith)
+            ends[.loadMore] = End(cursor: last.next, atEndOfData: last.next == nil, edgePageCursor: last.fetchedWith)
+        }
+        for side in [FeedSide.loadPrevious, .loadMore] {
+            guard let cursor = ends[side]!.cursor, fetchedCursors.contains(cursor) else { continue }
+            ends[side]!.stoppedBy = .repeatedCursor("\(cursor)")
+            failures.append(FeedFailure(error: FeedError.repeatedCursor("\(cursor)"), side: side, attempt: 1))
+        }
+        // RestoredRefreshStart.savedFirstPage: refresh() starts at the restored list's own first
+        // page, fetched again with the cursor it was fetched with (none known for one page),
+        // or from `nil` when that page is the first of the data (no `previous`).
+        if let first = saved.first, first.previous != nil, saved.count > 1 { refreshStart = saved[1].previous }
+        if refreshes {
+            // A refresh clears every failure (the halts stay until its page lands).
+            failures = []
+            startLoad(.refresh, cursor: refreshStart, attempt: 1, announce: true, caller: nil)
+        }
+        flushCancelledArrivals()
+    }
+
+    /// One page of an exported state (``FeedState/pages``), by ids.
+    struct ExportedPage: Equatable, CustomStringConvertible {
+        let ids: [Int]
+        let previous: Int?
+        let next: Int?
+
+        var description: String {
+            "\(ids) previous \(previous.map(String.init) ?? "nil") next \(next.map(String.init) ?? "nil")"
+        }
+    }
+
+    /// What ``FeedController/exportState(anchorIndex:savedBy:)`` must return: `nil` before the
+    /// first page; else a bounded feed's pages one by one (the items shown: removed ones left
+    /// out, items inserted or merged at the top in the first page; the cursors between pages
+    /// those the pages were fetched with), an unbounded feed's list as
+    /// one page with the cursors of its two ends. Never `nil` after the first page: a list that
+    /// cannot be exported is a failure to report, not an empty answer.
+    var exportedPages: [ExportedPage]? {
+        guard hasFirstPage else { return nil }
+        guard configuration.maximumItems != nil else {
+            let start = ends[.loadPrevious]!, end = ends[.loadMore]!
+            return [ExportedPage(
+                ids: list, previous: start.atEndOfData ? nil : start.cursor, next: end.atEndOfData ? nil : end.cursor)]
+        }
+        // Written as the cursors the pages were fetched with: page k's `next` is the cursor page
+        // k + 1 was fetched with, the second page's `previous` the first's (when known); the edge
+        // cursors are the live ones.
+        var exported: [ExportedPage] = []
+        var offset = 0
+        for (index, page) in pages.enumerated() {
+            let previous = index == 1 ? pages[0].fetchedWith ?? page.previous : page.previous
+            let next = index + 1 < pages.count ? pages[index + 1].fetchedWith ?? page.next : page.next
+            exported.append(ExportedPage(ids: Array(list[offset..<(offset + page.shown)]), previous: previous, next: next))
+            offset += page.shown
+        }
+        return exported
+    }
+
+    /// Why ``exportedPages`` are not a state that can be restored (FeedState's checks: no
+    /// cursor fetches two pages, so a list in which a looping source had one cursor fetch two
+    /// pages cannot be saved): `exportState()` then throws that typed error. `nil` when it can.
+    var exportError: FeedStateError? {
+        guard let pages = exportedPages else { return nil }
+        do {
+            _ = try FeedState<FeedRow, Int>(pages: pages.map { Page(items: rows($0.ids), previous: $0.previous, next: $0.next) })
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The page records and the cursors in the repeated-cursor guard, for a replay's trace.
+    var pagesDescription: String {
+        "pages \(pages), fetched \(fetchedCursors.sorted()), start \(ends[.loadPrevious]!), end \(ends[.loadMore]!)"
+    }
+
+    /// The items the bound counts: every page's, removed ones included.
+    var countedItems: Int { pages.reduce(0) { $0 + $1.count } }
 
     // MARK: What the outputs must say
 
@@ -254,7 +391,7 @@ struct ReferenceModel {
 
     mutating func call(_ call: ModelCall, id: Int) {
         switch call {
-        case .refresh: requestRefresh(id, from: nil)
+        case .refresh: requestRefresh(id, from: refreshStart)
         case .refreshFrom(let cursor): requestRefresh(id, from: cursor)
         case .loadMore: requestEndLoad(id, at: .loadMore)
         case .loadPrevious: requestEndLoad(id, at: .loadPrevious)
@@ -324,6 +461,69 @@ struct ReferenceModel {
             let first = rest.remove(at: index)
             return orders(of: rest).map { [first] + $0 }
         }
+    }
+
+    // MARK: Edits
+
+    /// The checks every edit makes first (``FeedController/editablePositions()``).
+    private mutating func editable() -> FeedEditError? {
+        editsMade += 1
+        if isClosed { return .closed }
+        if configuration.duplicates == .keep { return .requiresUniqueIDs }
+        return nil
+    }
+
+    /// update(_:): the item with `id` is replaced in place; `.updated([index])`.
+    mutating func update(id: Int) -> Result<Int, FeedEditError> {
+        if let error = editable() { return .failure(error) }
+        guard let index = list.firstIndex(of: id) else { return .failure(.notFound("\(id)")) }
+        publishEdit(.updated([index]))
+        return .success(index)
+    }
+
+    /// remove(ids:): the listed ones leave the list (not their pages' counts); `.removed(indices)`
+    /// with the indices of the list before, ascending; nothing published when none was listed.
+    mutating func remove(ids: [Int]) -> Result<[Int], FeedEditError> {
+        if let error = editable() { return .failure(error) }
+        let indices = Set(ids.compactMap { list.firstIndex(of: $0) }).sorted()
+        guard !indices.isEmpty else { return .success([]) }
+        // The page holding each index-th item shown, found before any count changes.
+        var holders: [Int] = []
+        for index in indices {
+            var offset = 0
+            for page in pages.indices {
+                if index < offset + pages[page].shown {
+                    holders.append(page)
+                    break
+                }
+                offset += pages[page].shown
+            }
+        }
+        for page in holders { pages[page].removed += 1 }
+        for index in indices.reversed() { list.remove(at: index) }
+        publishEdit(.removed(indices))
+        return .success(indices)
+    }
+
+    /// insertAtTop(_:): the items go before the first one and join the first page (the bound
+    /// counts them; nothing is trimmed until a page lands); `.prepended(0..<count)`.
+    mutating func insertAtTop(ids: [Int]) -> Result<Void, FeedEditError> {
+        if let error = editable() { return .failure(error) }
+        guard hasFirstPage else { return .failure(.noList) }
+        var seen = Set(list)
+        for id in ids where !seen.insert(id).inserted { return .failure(.duplicateID("\(id)")) }
+        guard !ids.isEmpty else { return .success(()) }
+        list = ids + list
+        if !pages.isEmpty { pages[0].count += ids.count }
+        publish(insertedAtStart: ids.count, insertedAtEnd: 0, removedAtStart: 0, removedAtEnd: 0)
+        return .success(())
+    }
+
+    private mutating func publishEdit(_ change: FeedChange) {
+        let last = versions.last!
+        versions.append(Version(
+            ids: list, change: change, generation: last.generation, droppedAtStart: last.droppedAtStart,
+            droppedAtEnd: last.droppedAtEnd, edits: last.edits + 1))
     }
 
     // MARK: Requests
@@ -556,14 +756,16 @@ struct ReferenceModel {
             // A new list: its own cursors, both ends open again, every failure cleared.
             hasFirstPage = true
             fetchedCursors = []
+            emptyPagesBefore = [:]
             failures = []
             pages = []
             ends[.loadMore] = End()
             ends[.loadPrevious] = End(cursor: previous, atEndOfData: previous == nil, edgePageCursor: load.cursor)
         }
         if let cursor = load.cursor { fetchedCursors.insert(cursor) }
+        if side != .refresh, !load.followedEmpty.isEmpty, let cursor = load.cursor { emptyPagesBefore[cursor] = load.followedEmpty }
         let record = PageRecord(
-            count: applied, previous: previous, next: next, fetchedWith: load.cursor, followedEmpty: load.followedEmpty)
+            count: applied, previous: previous, next: next, fetchedWith: load.cursor)
         if side == .loadPrevious { pages.insert(record, at: 0) } else { pages.append(record) }
         let grownEnd: FeedSide = side == .loadPrevious ? .loadPrevious : .loadMore
         var end = ends[grownEnd]!
@@ -621,10 +823,12 @@ struct ReferenceModel {
         mergedHeads += 1
         failures.removeAll { $0.side == .refresh }
         ends[.loadPrevious] = End(cursor: previous, atEndOfData: previous == nil)
-        // The new items join the first page (as items inserted at the top do): the head of the
-        // data stays one page, whose `next` still leads to the second page.
+        // The merged items join the first page, as items inserted at the top do: no page of
+        // their own (a record before the first page, naming no `previous`, stopped the bound at
+        // the start and made the export fail: see the type's comment). The first page's
+        // `previous` is the merged page's: the start's cursor.
         if pages.isEmpty {
-            pages.insert(PageRecord(count: kept.count, previous: previous, next: next, fetchedWith: nil), at: 0)
+            pages.append(PageRecord(count: kept.count, previous: previous, next: next, fetchedWith: nil))
         } else {
             pages[0].count += kept.count
             pages[0].previous = previous
@@ -650,31 +854,37 @@ struct ReferenceModel {
     /// - Returns: The items dropped at the start and at the end, and the load in flight at that
     ///   end, which the caller cancels once the version is published (its callers see it).
     private mutating func trimToBound(grownAt side: FeedSide) -> (atStart: Int, atEnd: Int, cancelling: Load?) {
-        guard let maximum = configuration.maximumItems, list.count > maximum else { return (0, 0, nil) }
+        guard let maximum = configuration.maximumItems, countedItems > maximum else { return (0, 0, nil) }
         let atStart = side != .loadPrevious
         let far: FeedSide = atStart ? .loadPrevious : .loadMore
-        var droppedPages = 0, droppedItems = 0, keptOverBound = false
-        while list.count > maximum && pages.count > 1 {
+        var droppedPages = 0, droppedItems = 0, droppedShown = 0, keptOverBound = false
+        while countedItems > maximum && pages.count > 1 {
             let newEdge = atStart ? pages[1] : pages[pages.count - 2]
             guard (atStart ? newEdge.previous : newEdge.next) != nil else {
                 keptOverBound = true
                 break
             }
             let record = atStart ? pages.removeFirst() : pages.removeLast()
-            if let cursor = record.fetchedWith { fetchedCursors.remove(cursor) }
-            for cursor in record.followedEmpty { fetchedCursors.remove(cursor) }
-            droppedIDs.formUnion(atStart ? list.prefix(record.count) : list.suffix(record.count))
-            if atStart { list.removeFirst(record.count) } else { list.removeLast(record.count) }
+            if let cursor = record.fetchedWith {
+                fetchedCursors.remove(cursor)
+                // The empty pages followed to a page fetched with that cursor leave with it (by
+                // cursor: with two pages of one cursor, the first to go takes them).
+                for followed in emptyPagesBefore.removeValue(forKey: cursor) ?? [] { fetchedCursors.remove(followed) }
+            }
+            droppedIDs.formUnion(atStart ? list.prefix(record.shown) : list.suffix(record.shown))
+            if atStart { list.removeFirst(record.shown) } else { list.removeLast(record.shown) }
             droppedPages += 1
             droppedItems += record.count
+            droppedShown += record.shown
         }
         if droppedPages > 0 { diagnostics.append(.pagesDropped(side: far, pages: droppedPages, items: droppedItems)) }
-        if keptOverBound { diagnostics.append(.pagesKeptOverBound(side: far, itemCount: list.count)) }
+        if droppedPages > 0 && atStart && mergedHeads > 0 { dropsAtStartAfterMerge += 1 }
+        if keptOverBound { diagnostics.append(.pagesKeptOverBound(side: far, itemCount: countedItems)) }
         guard droppedPages > 0 else { return (0, 0, nil) }
         let edge = atStart ? pages[0] : pages[pages.count - 1]
         ends[far] = End(cursor: atStart ? edge.previous : edge.next, edgePageCursor: edge.fetchedWith)
         failures.removeAll { $0.side == far }
-        return atStart ? (droppedItems, 0, loads[far]) : (0, droppedItems, loads[far])
+        return atStart ? (droppedShown, 0, loads[far]) : (0, droppedShown, loads[far])
     }
 
     /// Publishes the list as a new generation (a refresh applied, even to an empty list).
@@ -701,7 +911,8 @@ struct ReferenceModel {
         let last = versions.last!
         versions.append(Version(
             ids: list, change: change, generation: last.generation,
-            droppedAtStart: last.droppedAtStart + removedAtStart, droppedAtEnd: last.droppedAtEnd + removedAtEnd))
+            droppedAtStart: last.droppedAtStart + removedAtStart, droppedAtEnd: last.droppedAtEnd + removedAtEnd,
+            edits: last.edits))
     }
 
     /// A try failed (thrown or timed out): retry after a backoff while attempts are left, or fail.
