@@ -7,28 +7,28 @@
 /// entries), never every entry: an overlay shared with older snapshots stays as it is, and an
 /// edit's cost stays bounded however many edits came before it (a flat array copied every edit
 /// cost a retain per replaced item, and folding the edits into the list at a limit cost
-/// O(list)). Two allocations per changed copy: the list of runs and the run.
+/// O(list)). Three allocations per changed copy: the list of runs and the run's two arrays.
 @usableFromInline
 struct _EditRuns<Value> {
-    /// One run: its entries, ascending, and how many entries the runs before it hold.
+    /// One run: its positions, ascending, their values, and how many entries the runs before
+    /// it hold. (Two arrays rather than one of pairs: the positions copy as plain memory, and
+    /// no tuple type's metadata is made at run time.)
     @usableFromInline struct _Run {
         @usableFromInline var start: Int
-        @usableFromInline var entries: [(position: Int, value: Value)]
+        @usableFromInline var positions: [Int]
+        @usableFromInline var values: [Value]
 
-        @inlinable init(start: Int, entries: [(position: Int, value: Value)]) {
+        @inlinable init(start: Int, positions: [Int], values: [Value]) {
             self.start = start
-            self.entries = entries
+            self.positions = positions
+            self.values = values
         }
+
+        @inlinable var count: Int { positions.count }
 
         /// How many of the run's positions are below `position`.
         @inlinable func countBelow(_ position: Int) -> Int {
-            var low = 0
-            var high = entries.count
-            while low < high {
-                let middle = (low + high) / 2
-                if entries[middle].position < position { low = middle + 1 } else { high = middle }
-            }
-            return low
+            _EditRuns.countBelow(position, in: positions)
         }
     }
 
@@ -54,7 +54,7 @@ struct _EditRuns<Value> {
         var high = runs.count
         while low < high {
             let middle = (low + high) / 2
-            if runs[middle].entries[0].position <= position { low = middle + 1 } else { high = middle }
+            if runs[middle].positions[0] <= position { low = middle + 1 } else { high = middle }
         }
         return Swift.max(0, low - 1)
     }
@@ -83,7 +83,7 @@ struct _EditRuns<Value> {
         let index = run(for: position)
         let run = runs[index]
         let slot = run.countBelow(position)
-        guard slot < run.entries.count, run.entries[slot].position == position else { return nil }
+        guard slot < run.count, run.positions[slot] == position else { return nil }
         return (index, slot)
     }
 
@@ -92,43 +92,48 @@ struct _EditRuns<Value> {
     /// The value at `position`, if it is held.
     @inlinable func value(at position: Int) -> Value? {
         guard let (run, slot) = find(position) else { return nil }
-        return runs[run].entries[slot].value
+        return runs[run].values[slot]
     }
 
     /// Holds `value` at `position`, replacing the value there if any.
     @inlinable mutating func set(_ value: Value, at position: Int) {
         guard count > 0 else {
-            runs = [_Run(start: 0, entries: [(position, value)])]
+            runs = [_Run(start: 0, positions: [position], values: [value])]
             count = 1
             return
         }
         let run = run(for: position)
         let slot = runs[run].countBelow(position)
-        if slot < runs[run].entries.count, runs[run].entries[slot].position == position {
-            runs[run].entries[slot].value = value
+        if slot < runs[run].count, runs[run].positions[slot] == position {
+            runs[run].values[slot] = value
             return
         }
-        runs[run].entries.insert((position, value), at: slot)
+        runs[run].positions.insert(position, at: slot)
+        runs[run].values.insert(value, at: slot)
         count += 1
         for later in (run + 1)..<runs.count { runs[later].start += 1 }
-        if runs[run].entries.count > Self.maximumRun { split(run) }
+        if runs[run].count > Self.maximumRun { split(run) }
     }
 
     /// Splits `run` into two halves.
     @inlinable mutating func split(_ run: Int) {
-        let half = runs[run].entries.count / 2
-        let upper = _Run(start: runs[run].start + half, entries: Array(runs[run].entries[half...]))
-        runs[run].entries.removeSubrange(half...)
+        let half = runs[run].count / 2
+        let upper = _Run(
+            start: runs[run].start + half, positions: Array(runs[run].positions[half...]),
+            values: Array(runs[run].values[half...]))
+        runs[run].positions.removeSubrange(half...)
+        runs[run].values.removeSubrange(half...)
         runs.insert(upper, at: run + 1)
     }
 
     /// Removes the entry at `position`; its value, or `nil` if none was there.
     @inlinable @discardableResult mutating func remove(_ position: Int) -> Value? {
         guard let (run, slot) = find(position) else { return nil }
-        let value = runs[run].entries.remove(at: slot).value
+        runs[run].positions.remove(at: slot)
+        let value = runs[run].values.remove(at: slot)
         count -= 1
         for later in (run + 1)..<runs.count { runs[later].start -= 1 }
-        if runs[run].entries.isEmpty { runs.remove(at: run) }
+        if runs[run].positions.isEmpty { runs.remove(at: run) }
         return value
     }
 
@@ -139,10 +144,10 @@ struct _EditRuns<Value> {
         var run = run(for: lower)
         var slot = runs[run].countBelow(lower)
         while run < runs.count {
-            let entries = runs[run].entries
-            while slot < entries.count {
-                guard entries[slot].position < upper else { return result }
-                result.append(entries[slot].position)
+            let positions = runs[run].positions
+            while slot < positions.count {
+                guard positions[slot] < upper else { return result }
+                result.append(positions[slot])
                 slot += 1
             }
             run += 1
@@ -152,7 +157,7 @@ struct _EditRuns<Value> {
     }
 
     /// Every position, ascending.
-    @inlinable var allPositions: [Int] { runs.flatMap { $0.entries.map(\.position) } }
+    @inlinable var allPositions: [Int] { runs.flatMap(\.positions) }
 
     /// The entries whose position is in `first..<end`, and how many were below and above.
     /// O(count / 64 + entries dropped).
@@ -163,13 +168,17 @@ struct _EditRuns<Value> {
         var kept = Self()
         guard count - below - above > 0 else { return (kept, below, above) }
         for run in runs {
-            let entries = run.entries
-            guard entries[entries.count - 1].position >= first, entries[0].position < end else { continue }
-            let lower = entries[0].position >= first ? 0 : run.countBelow(first)
-            let upper = entries[entries.count - 1].position < end ? entries.count : run.countBelow(end)
-            let keptEntries = lower == 0 && upper == entries.count ? entries : Array(entries[lower..<upper])
-            kept.runs.append(_Run(start: kept.count, entries: keptEntries))
-            kept.count += keptEntries.count
+            let positions = run.positions
+            guard positions[positions.count - 1] >= first, positions[0] < end else { continue }
+            let lower = positions[0] >= first ? 0 : run.countBelow(first)
+            let upper = positions[positions.count - 1] < end ? positions.count : run.countBelow(end)
+            if lower == 0 && upper == positions.count {
+                kept.runs.append(_Run(start: kept.count, positions: positions, values: run.values))
+            } else {
+                kept.runs.append(_Run(
+                    start: kept.count, positions: Array(positions[lower..<upper]), values: Array(run.values[lower..<upper])))
+            }
+            kept.count += upper - lower
         }
         return (kept, below, above)
     }
@@ -189,15 +198,15 @@ extension _EditRuns where Value == Void {
         var high = runs.count
         while low < high {
             let middle = (low + high) / 2
-            if runs[middle].entries[0].position - offset - runs[middle].start <= index { low = middle + 1 } else { high = middle }
+            if runs[middle].positions[0] - offset - runs[middle].start <= index { low = middle + 1 } else { high = middle }
         }
         guard low > 0 else { return 0 }
         let run = runs[low - 1]
         var lower = 0
-        var upper = run.entries.count
+        var upper = run.count
         while lower < upper {
             let middle = (lower + upper) / 2
-            if run.entries[middle].position - offset - (run.start + middle) <= index { lower = middle + 1 } else { upper = middle }
+            if run.positions[middle] - offset - (run.start + middle) <= index { lower = middle + 1 } else { upper = middle }
         }
         return run.start + lower
     }

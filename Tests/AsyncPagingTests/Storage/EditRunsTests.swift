@@ -38,7 +38,7 @@ struct EditRunsTests {
             #expect(runs.value(at: probe) == model.first { $0.position == probe }?.value)
         }
         #expect(runs.allPositions == model.map(\.position))
-        #expect(runs.runs.allSatisfy { !$0.entries.isEmpty && $0.entries.count <= _EditRuns<Int>.maximumRun })
+        #expect(runs.runs.allSatisfy { !$0.positions.isEmpty && $0.positions.count == $0.values.count && $0.count <= _EditRuns<Int>.maximumRun })
         #expect(Self.startsAreCounts(runs))
         for (copy, copyModel) in zip(shared, sharedModels) {
             #expect(copy.allPositions == copyModel.map(\.position))
@@ -56,7 +56,7 @@ struct EditRunsTests {
     /// Whether each run's `start` is the number of entries before it.
     static func startsAreCounts<Value>(_ runs: _EditRuns<Value>) -> Bool {
         runs.runs.indices.allSatisfy { index in
-            runs.runs[index].start == runs.runs[..<index].reduce(0) { $0 + $1.entries.count }
+            runs.runs[index].start == runs.runs[..<index].reduce(0) { $0 + $1.count }
         }
     }
 
