@@ -9,6 +9,8 @@
 #   SOAK_COUNT=50000 SOAK_LONG_COUNT=5000 scripts/soak.sh   # fewer sequences
 #   SOAK_PARTS=long SOAK_LONG_STEPS=80 scripts/soak.sh      # only long sequences, longer still
 #   SOAK_PARTS=stress SOAK_STRESS_SECONDS=3600 scripts/soak.sh   # an hour of stress only
+#   SOAK_PARTS=transport SOAK_TRANSPORT_LOADS=100000 scripts/soak.sh   # cancelled loads only
+#   SOAK_PARTS="transport transport-ahc" scripts/soak.sh   # over URLSession and AsyncHTTPClient
 #
 # Settings (environment):
 #   SOAK_COUNT        short sequences to run               (default 1000000)
@@ -26,9 +28,19 @@
 #   SOAK_CHUNK        sequences per run of the binary      (default 50000; long: a fifth)
 #   SOAK_SCRATCH      SwiftPM scratch path                  (default .build-soak)
 #   SOAK_CHUNK_LIMIT  seconds a chunk may take before it counts as hung (default 900)
-#   SOAK_PARTS        which parts to run: "model" (short), "long", "mix", "stress" (default all four)
+#   SOAK_PARTS        which parts to run: "model" (short), "long", "mix", "stress", "transport",
+#                     "transport-ahc" (default all but "transport-ahc")
 #   SOAK_STRESS_SECONDS  how long the stress test runs, in one process (default 600); the
 #                     cancellation races run a tenth of it each, the lifetime test 100,000 cycles
+#   SOAK_TRANSPORT_LOADS  page loads cancelled as their responses complete, over URLSessionTransport
+#                     against the loopback fixture server, in one process (default 1000000; the
+#                     suite runs 15,000); a crash of the process (the FoundationNetworking trap
+#                     URLSessionTransport avoids on Linux) fails the part
+#   SOAK_TRANSPORT_PREEMPTED  load-mores preempted by refreshes over URLSessionTransport
+#                     (default 20000; the suite runs 150)
+#   SOAK_TRANSPORT_AHC_LOADS  "transport-ahc": page loads cancelled over the AsyncHTTPClient
+#                     transport of Examples/FeedService (default 1000000; its suite runs 5,000);
+#                     builds that package in Examples/FeedService/.build-service (minutes)
 #
 # A failing seed is printed with its replay command (ASYNCPAGING_SEED=n). A chunk that hangs
 # (the engine did less than the model expects, so the run waits) is killed after
@@ -49,8 +61,11 @@ limit=${SOAK_CHUNK_LIMIT:-900}
 mix_count=${SOAK_MIX_COUNT:-20000}
 mix_steps=${SOAK_MIX_STEPS:-240}
 mix_first=${SOAK_MIX_FIRST_SEED:-3000000}
-parts=${SOAK_PARTS:-model long mix stress}
+parts=${SOAK_PARTS:-model long mix stress transport}
 stress_seconds=${SOAK_STRESS_SECONDS:-600}
+transport_loads=${SOAK_TRANSPORT_LOADS:-1000000}
+transport_preempted=${SOAK_TRANSPORT_PREEMPTED:-20000}
+transport_ahc_loads=${SOAK_TRANSPORT_AHC_LOADS:-1000000}
 
 swift build --build-tests --scratch-path "$scratch" >/dev/null
 binary="$(swift build --scratch-path "$scratch" --show-bin-path)/AsyncPagingPackageTests.xctest"
@@ -123,5 +138,39 @@ if [[ " $parts " == *" stress "* ]]; then
         echo "stress: passed in $(( $(date +%s) - stress_started ))s"
     fi
     rm -f "$log"
+fi
+# Cancelled loads: a crash of the test process (a fatal error inside the HTTP client) or a
+# stall (the test's own detector) fails the part; the timeout is a last resort.
+soak_transport() { # name command...
+    local name=$1 log status started
+    shift
+    log=$(mktemp)
+    status=0
+    started=$(date +%s)
+    "$@" >"$log" 2>&1 || status=$?
+    grep -E "^transport cancellation:|stalled" "$log" | sed 's/^/  /'
+    if (( status != 0 )); then
+        echo "$name: FAILED (exit $status)"
+        grep -E "✘|Fatal error" "$log" | head -20 | sed 's/^/  /'
+        failed=1
+    else
+        echo "$name: passed in $(( $(date +%s) - started ))s"
+    fi
+    rm -f "$log"
+}
+
+if [[ " $parts " == *" transport "* ]]; then
+    soak_transport "transport (URLSession)" env ASYNCPAGING_CANCELLED_LOADS="$transport_loads" \
+        ASYNCPAGING_PREEMPTED_LOADS="$transport_preempted" \
+        timeout -s KILL $(( transport_loads / 100 + transport_preempted / 5 + 1200 )) \
+        "$binary" --testing-library swift-testing --filter TransportCancellationTests
+fi
+
+if [[ " $parts " == *" transport-ahc "* ]]; then
+    (cd Examples/FeedService && swift build --build-tests --scratch-path .build-service >/dev/null)
+    service_binary="$(cd Examples/FeedService && swift build --scratch-path .build-service --show-bin-path)/FeedServicePackageTests.xctest"
+    soak_transport "transport (AsyncHTTPClient)" env FEEDSERVICE_CANCELLED_LOADS="$transport_ahc_loads" \
+        timeout -s KILL $(( transport_ahc_loads / 100 + 1200 )) \
+        "$service_binary" --testing-library swift-testing --filter AsyncHTTPClientTransportTests
 fi
 exit $failed

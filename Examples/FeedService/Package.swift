@@ -14,6 +14,9 @@ let package = Package(
     dependencies: [
         .package(name: "AsyncPaging", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
     ],
     targets: [
         // The application: routes, sessions, the page sources. Built by one function used by
@@ -24,6 +27,10 @@ let package = Package(
                 .product(name: "AsyncPaging", package: "AsyncPaging"),
                 .product(name: "AsyncPagingHTTP", package: "AsyncPaging"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSettings
         ),

@@ -2,12 +2,22 @@
 """A bounded loopback load on a running FeedService (standard library only).
 
   load.py --port P --pid PID [--sessions 200] [--threads 8] [--idle-sessions 2000]
+  load.py --port P --phase latency --size N [--measured 10] [--sessions 200] [--threads 8]
+  load.py --port P --phase create|serve [--sessions 10000] [--threads 8]
 
 1. Throughput: `--sessions` sessions, `--threads` at a time (one keep-alive connection per
    thread), each: GET items (its first page), then POST more until endOfData. Every session's
    list is checked (every item once, newest first). Prints load-mores per second.
 2. Memory: RSS of PID (from /proc) before and after opening `--idle-sessions` more sessions
    (GET items: a controller with its first page, then idle). Prints the delta per session.
+
+--phase latency: each of `--sessions` sessions (names lat-N) is grown to `--size` items (its first
+page and load-mores, not timed), then `--measured` load-mores per session are timed, `--threads`
+at a time. Prints load-mores per second over the timed part, p50 and p99 of one load-more.
+`--measured 0` only grows the sessions; `--grown` only times (the sessions were grown before).
+--phase create: opens `--sessions` sessions (names keep-N: GET items, first page) and stops.
+--phase serve: GET items of every keep-N session (after a restart: each is restored from the
+store), timed; prints the wall time and sessions per second.
 Every request has a 10 s timeout; the whole run is bounded by the counts above.
 """
 import argparse
@@ -58,14 +68,130 @@ def page_session(client, name, counts, errors):
     return more
 
 
+def run_threads(count, work):
+    """Runs work(client) on `count` threads, each with its own connection."""
+    threads = [threading.Thread(target=lambda: work(Client(ARGS.port))) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def take(names, lock):
+    with lock:
+        return names.pop() if names else None
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def latency_phase(args):
+    lock = threading.Lock()
+    names = ["lat-%d" % n for n in range(args.sessions)]
+    errors = []
+
+    def grow(client):
+        while (name := take(names, lock)) is not None:
+            count = len(client.call("GET", "/sessions/%s/items" % name)["items"])
+            while count < args.size:
+                result = client.call("POST", "/sessions/%s/more" % name)
+                if result["result"]["outcome"]["kind"] != "completed":
+                    errors.append("%s: %s" % (name, result["result"]))
+                    return
+                count = result["count"]
+
+    if not args.grown:
+        run_threads(args.threads, grow)
+    if args.measured == 0:
+        print("latency: %d sessions grown to %d items; errors %d" % (args.sessions, args.size, len(errors)))
+        return 1 if errors else 0
+    # Round-robin over the sessions (popped from the end): the threads work on different
+    # sessions, as many clients would, rather than queueing on one.
+    names = ["lat-%d" % n for _ in range(args.measured) for n in range(args.sessions)]
+    times = []
+
+    def measure(client):
+        while (name := take(names, lock)) is not None:
+            start = time.monotonic()
+            result = client.call("POST", "/sessions/%s/more" % name)
+            elapsed = time.monotonic() - start
+            with lock:
+                times.append(elapsed)
+            if result["result"]["outcome"]["kind"] != "completed":
+                errors.append("%s: %s" % (name, result["result"]))
+
+    start = time.monotonic()
+    run_threads(args.threads, measure)
+    wall = time.monotonic() - start
+    print("latency: %d sessions grown to %d items, then %d load-mores timed (%d threads) in %.2f s: "
+          "%.0f load-mores/s, p50 %.2f ms, p99 %.2f ms; errors %d"
+          % (args.sessions, args.size, len(times), args.threads, wall, len(times) / wall,
+             1000 * percentile(times, 0.5), 1000 * percentile(times, 0.99), len(errors)))
+    for error in errors[:5]:
+        print("  " + error)
+    return 1 if errors else 0
+
+
+def create_phase(args):
+    lock = threading.Lock()
+    names = ["keep-%d" % n for n in range(args.sessions)]
+
+    def create(client):
+        while (name := take(names, lock)) is not None:
+            client.call("GET", "/sessions/%s/items" % name)
+
+    start = time.monotonic()
+    run_threads(args.threads, create)
+    print("create: %d sessions opened in %.2f s" % (args.sessions, time.monotonic() - start))
+    return 0
+
+
+def serve_phase(args):
+    lock = threading.Lock()
+    names = ["keep-%d" % n for n in range(args.sessions)]
+    empty = []
+
+    def serve(client):
+        while (name := take(names, lock)) is not None:
+            body = client.call("GET", "/sessions/%s/items" % name)
+            if body["version"] != 1 or not body["items"]:
+                empty.append(name)
+
+    start = time.monotonic()
+    run_threads(args.threads, serve)
+    wall = time.monotonic() - start
+    print("serve: %d stored sessions served (GET items, %d threads) in %.2f s: %.0f sessions/s; "
+          "%d not restored as saved" % (args.sessions, args.threads, wall, args.sessions / wall, len(empty)))
+    return 1 if empty else 0
+
+
+ARGS = None
+
+
 def main():
+    global ARGS
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--pid", type=int, required=True)
+    parser.add_argument("--pid", type=int)
+    parser.add_argument("--phase", choices=["throughput", "latency", "create", "serve"], default="throughput")
+    parser.add_argument("--size", type=int, default=20)
+    parser.add_argument("--measured", type=int, default=10)
+    parser.add_argument("--grown", action="store_true", help="latency: the sessions are grown already")
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--idle-sessions", type=int, default=2000)
     args = parser.parse_args()
+    ARGS = args
+    if args.phase == "latency":
+        return latency_phase(args)
+    if args.phase == "create":
+        return create_phase(args)
+    if args.phase == "serve":
+        return serve_phase(args)
+    if args.pid is None:
+        parser.error("--pid is needed for the throughput phase (it reads the RSS)")
 
     names = ["load-%d" % n for n in range(args.sessions)]
     lock = threading.Lock()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of the example service on loopback: build it, start it on 127.0.0.1 with a free
-# port, page one session to the end with curl, check every item came once and in order, delete
-# the session, stop the server by its pid — once over the in-process fake API, once over
+# port, page one session to the end with curl, check every item came once and in order, check
+# that an events client that hangs up is released within two heartbeats, delete the session,
+# stop the server by its pid — once over the in-process fake API, once over
 # AsyncPagingHTTP against the package's fixture server as upstream. Bounded: every curl has a timeout, the start waits
 # at most 60 s, the paging at most 20 load-mores.
 #
@@ -23,7 +24,7 @@ smoke() {
     local name="$1" expected="$2"
     shift 2
     LOG="$(mktemp)"
-    "$BIN" --host 127.0.0.1 --port 0 --page-size "$PAGE" "$@" >"$LOG" 2>&1 &
+    "$BIN" --host 127.0.0.1 --port 0 --page-size "$PAGE" --heartbeat-seconds 1 "$@" >"$LOG" 2>&1 &
     PID=$!
     local port=""
     for _ in $(seq 600); do
@@ -52,6 +53,25 @@ assert ids == list(range($expected, 0, -1)), 'items: %r' % ids[:30]
 assert body['status']['kind'] == 'endOfData', body['status']
 print('items: %d, every one once, newest first; status endOfData' % len(ids))
 "
+    # An events client that hangs up is released within two heartbeats (--heartbeat-seconds 1).
+    curl --silent --max-time 2 "$base/sessions/$name/events" >/dev/null 2>&1 &
+    local events_pid=$! streams=""
+    for _ in $(seq 50); do
+        streams=$("${CURL[@]}" "$base/stats" | python3 -c 'import json,sys; print(json.load(sys.stdin)["eventStreams"])')
+        [ "$streams" = "1" ] && break
+        sleep 0.1
+    done
+    [ "$streams" = "1" ] || { echo "the events stream did not open"; return 1; }
+    wait "$events_pid" 2>/dev/null || true
+    local hung_up released=""
+    hung_up=$(date +%s.%N)
+    for _ in $(seq 50); do
+        streams=$("${CURL[@]}" "$base/stats" | python3 -c 'import json,sys; print(json.load(sys.stdin)["eventStreams"])')
+        [ "$streams" = "0" ] && { released=$(date +%s.%N); break; }
+        sleep 0.1
+    done
+    [ -n "$released" ] || { echo "an events client that hung up was not released within 5 s"; return 1; }
+    echo "events: a client that hung up was released after $(python3 -c "print('%.1f' % ($released - $hung_up))") s (heartbeat 1 s)"
     local status
     status=$("${CURL[@]}" -o /dev/null -w '%{http_code}' -X DELETE "$base/sessions/$name")
     [ "$status" = "204" ] || { echo "delete answered $status"; return 1; }

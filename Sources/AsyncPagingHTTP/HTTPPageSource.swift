@@ -14,7 +14,8 @@ import AsyncPaging
 /// A status other than 2xx throws ``HTTPPageError/status(_:bodyExcerpt:retryAfter:)``; a failed
 /// request ``HTTPPageError/transport(_:)``; a body that does not decode
 /// ``HTTPPageError/decoding(_:bodyExcerpt:)``. Cancelling the fetch (a refresh preempting a
-/// load-more, a timeout, `close()`) cancels the HTTP request.
+/// load-more, a timeout, `close()`) ends it at once with `CancellationError`; what happens to
+/// the HTTP request is the transport's: see <doc:ChoosingATransport>.
 ///
 /// ```swift
 /// struct Repo: Decodable, Sendable { let id: Int; let name: String }
@@ -26,12 +27,16 @@ import AsyncPaging
 ///
 /// ## Plugging in AsyncHTTPClient
 ///
-/// A server that already uses AsyncHTTPClient gives the page source its client through a
-/// ten-line ``HTTPTransport`` (AsyncHTTPClient cancels the request when the task is cancelled):
+/// A server on Linux gives the page source an AsyncHTTPClient client through a ten-line
+/// ``HTTPTransport`` (AsyncHTTPClient closes a request when its task is cancelled; why a
+/// server should prefer it to `URLSession` there is in <doc:ChoosingATransport>):
 ///
 /// ```swift
 /// import AsyncHTTPClient
+/// import AsyncPagingHTTP
+/// import Foundation
 /// import NIOCore
+/// import NIOFoundationCompat
 ///
 /// struct AsyncHTTPClientTransport: HTTPTransport {
 ///     let client: HTTPClient

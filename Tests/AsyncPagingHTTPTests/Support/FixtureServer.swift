@@ -69,11 +69,13 @@ final class FixtureServer: Sendable {
     }
 
     /// Ends the server: closing its stdin makes it exit at once (Foundation's
-    /// `waitUntilExit()` is not used: it can hang inside a test's task on Linux).
+    /// `waitUntilExit()` is not used: it can hang inside a test's task on Linux). The sessions
+    /// let their tasks end (the server's exit ends them): `invalidateAndCancel()` cancels every
+    /// task, which on Linux can trap on a task that is completing (see `URLSessionTransport`).
     func stop() {
         try? stdinPipe.fileHandleForWriting.close()
-        transport.session.invalidateAndCancel()
-        controlTransport.session.invalidateAndCancel()
+        transport.session.finishTasksAndInvalidate()
+        controlTransport.session.finishTasksAndInvalidate()
     }
 
     // MARK: Control routes

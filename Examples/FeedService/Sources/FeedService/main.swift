@@ -3,6 +3,8 @@ import Foundation
 
 // Usage: FeedService [--host 127.0.0.1] [--port 8080 | 0] [--upstream URL] [--items 100]
 //                    [--latency-ms 0] [--page-size 20] [--idle-seconds 300] [--max-sessions 10000]
+//                    [--store postgres://user@host:port/db | memory] [--store-connections 20]
+//                    [--heartbeat-seconds 5]
 let options: ServiceOptions
 do {
     options = try ServiceOptions(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -2,7 +2,7 @@ import AsyncPaging
 import Hummingbird
 
 /// `GET /sessions/:session/items?from=N`: the list from index `from` on.
-public struct ItemsResponse: ResponseCodable {
+public struct ItemsResponse: ResponseCodable, Sendable {
     /// The snapshot's version.
     public var version: UInt64
     /// The snapshot's generation (a refresh starts a new one).
@@ -20,7 +20,7 @@ public struct ItemsResponse: ResponseCodable {
 }
 
 /// `POST /sessions/:session/{more,refresh,retry}` and the first page.
-public struct CommandResponse: ResponseCodable {
+public struct CommandResponse: ResponseCodable, Sendable {
     /// What the request did.
     public var result: LoadResult
     /// How many items the list has now.
@@ -30,7 +30,11 @@ public struct CommandResponse: ResponseCodable {
 }
 
 /// `GET /stats`.
-public struct StatsResponse: ResponseCodable {
-    /// Open sessions.
+public struct StatsResponse: ResponseCodable, Sendable {
+    /// Sessions whose controller is open on this instance.
     public var sessions: Int
+    /// Event streams being written by this instance.
+    public var eventStreams: Int
+    /// Sessions the store holds (absent without a store).
+    public var savedSessions: Int?
 }

@@ -81,11 +81,11 @@ struct FeedServiceTests {
             }
             #expect(retry.result.outcome == .ignored(.nothingToRetry))
             #expect(try await client.execute(uri: "/stats", method: .get) { try Self.decode(StatsResponse.self, $0.body) }.sessions == 2)
-            let a = await sessions.existingController(for: "a")
+            let a = await sessions.existingController(for: try SessionID(validating: "a"))
             #expect(try await client.execute(uri: "/sessions/a", method: .delete) { $0.status } == .noContent)
             #expect(try await client.execute(uri: "/sessions/a", method: .delete) { $0.status } == .notFound)
             #expect(a?.currentStatus == .closed)
-            #expect(await sessions.count == 1)
+            #expect(await sessions.openCount == 1)
         }
     }
 
@@ -118,7 +118,8 @@ struct FeedServiceTests {
         let sessions = try makeSessions(options: options, clock: clock)
         let app = Application(router: buildRouter(sessions: sessions))
         try await app.test(.router) { client in
-            let feed = await sessions.controller(for: "live")      // its first page waits on the clock
+            // The session exists before its events are asked for (the route never creates one).
+            let feed = await sessions.registry.controller(for: "live")      // its first page waits on the clock
             let events = Task {
                 try await client.execute(uri: "/sessions/live/events", method: .get) { response in
                     (response.headers[.contentType], String(buffer: response.body))
