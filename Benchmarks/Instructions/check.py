@@ -32,6 +32,11 @@ WIDER_MARGINS = {
     # controller.updates (45.0-58.0k before the merge of the memory bound), one or two wake-ups
     # of its subscription per page as the interleaving goes (instructions.sh).
     "model.page.posts-ids": 0.12,
+    # The first edit of a second feed of 1,000,000 posts: one edit, no averaging, after a first
+    # feed's million items were made and edited: 9,890-15,989 instructions (5-10 allocations)
+    # over three runs of the same code (2026-11-26), as malloc finds or splits free chunks. The
+    # gate is there to catch a table by id coming back (hundreds of millions).
+    "edit.posts-ids.engine.1m.first.second-feed": 0.70,
 }
 
 MALLOC_SLACK = 1.0
@@ -45,6 +50,7 @@ WIDER_MALLOC_SLACK = {
     "mallocs.cancel.engine": 3.0,
     "mallocs.first-list.posts-ids": 3.0,
     "mallocs.first-list.posts-ids.updates": 3.0,
+    "mallocs.edit.posts-ids.engine.1m.first.second-feed": 6.0,
 }
 
 thresholds, measured, default_margin = load(sys.argv[1]), load(sys.argv[2]), float(sys.argv[3]) / 100

@@ -53,9 +53,8 @@ public struct FeedConfiguration: Sendable, Hashable {
     /// (``CancellationReason/pagesDropped``), and the snapshot's change says how many items went
     /// at which end (``FeedChange/ends(_:)``). Choose a bound of several pages plus the UI's
     /// prefetch distance at both ends, so that a screen never shows a dropped page. Items
-    /// removed by an edit (``FeedController/remove(ids:)``) count toward the bound until their
-    /// page goes (or the edits are folded into the list); items inserted at the top count with
-    /// the first page.
+    /// removed by an edit (`remove(ids:)`) count toward the bound until their
+    /// page goes; items inserted at the top count with the first page.
     @inlinable public var maximumItems: Int? { _storage.maximumItems }
     /// Whether the source may legitimately hand out a cursor it handed out before (Paging 3's
     /// `keyReuseSupported`); `false` by default.

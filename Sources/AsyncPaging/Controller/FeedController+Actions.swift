@@ -197,7 +197,6 @@ extension FeedController {
             store = ItemStore()
             identities?.removeAll()
             overlay = nil // a refresh replaces the list, edits and all
-            editIndex = nil
         }
         let (kept, dropped) = withoutDuplicates(page.items, at: side == .loadPrevious ? .start : .end)
         if dropped > 0 {
@@ -205,11 +204,9 @@ extension FeedController {
         }
         switch side {
         case .refresh, .loadMore:
-            editIndex?.record(kept, from: store.count + store.droppedAtStart - store.addedAtStart)
             store.append(contentsOf: kept)
         case .loadPrevious:
             store.prepend(contentsOf: kept)
-            editIndex?.record(kept, from: store.droppedAtStart - store.addedAtStart)
         }
         return (kept.count, dropped)
     }
@@ -244,7 +241,6 @@ extension FeedController {
             broadcaster.publish(.duplicatesDropped(side: .refresh, count: dropped))
         }
         store.prepend(contentsOf: kept)
-        editIndex?.record(kept, from: store.droppedAtStart - store.addedAtStart)
         return (kept.count, dropped)
     }
 
@@ -262,18 +258,13 @@ extension FeedController {
     /// duplicate filter, then the store lets them go.
     @inlinable func dropPages(_ pages: Int, items: Int, atStart: Bool) {
         guard pages > 0 else { return }
-        if items > 0 && (identities != nil || editIndex != nil) {
+        if items > 0, let identities {
             let contents = store.contents
             let offset = contents.counts.logicalOffset
             let dropped = atStart ? 0..<items : (contents.count - items)..<contents.count
-            // An item removed by an edit left both already (its id may be back since).
-            identities?.remove(storeIndices: dropped, skipping: overlay?.removed ?? [], in: contents)
-            if let editIndex {
-                for index in dropped {
-                    if let overlay, overlay.isRemoved(index + offset) { continue }
-                    editIndex.forget(contents[index], at: index + offset)
-                }
-            }
+            // An item removed by an edit left already (its id may be back since).
+            let skipping = overlay?.removed.positions(from: dropped.lowerBound + offset, to: dropped.upperBound + offset) ?? []
+            identities.remove(storeIndices: dropped, skipping: skipping, in: contents)
         }
         if atStart { store.dropFirst(items) } else { store.dropLast(items) }
         if let overlay { self.overlay = Self.overlayTrimmed(overlay, keepingWithin: store.contents.counts) }

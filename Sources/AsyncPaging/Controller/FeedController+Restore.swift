@@ -35,7 +35,8 @@ extension FeedController {
         let contents = store.contents
         // Edits (FeedController+Edits.swift) lie over the store: removed items are skipped and
         // updated ones exported as shown. Both are named by logical position.
-        let edits = overlay.flatMap { $0.removed.isEmpty && $0.replacedPositions.isEmpty ? nil : $0 }
+        let edits = overlay.flatMap { $0.hasEdits ? $0 : nil }
+        let removed = edits?.removed.allPositions ?? []
         let logicalOffset = contents.counts.logicalOffset
         var nextRemoved = 0
         var pages: [Page<Item, Cursor>] = []
@@ -43,16 +44,16 @@ extension FeedController {
         var storeIndex = 0
         var exported = 0
         for (position, record) in records.enumerated() {
-            // The records count the store's items exactly (removed ones included until the
-            // edits are folded); `min` only keeps a bad count from reading past the list.
+            // The records count the store's items exactly (removed ones included: they stay in
+            // the store until their page goes); `min` only keeps a bad count from reading past the list.
             let count = Swift.max(0, Swift.min(record.itemCount, contents.count - storeIndex))
             var items: [Item] = []
             items.reserveCapacity(count)
             if let edits {
                 for index in storeIndex..<(storeIndex + count) {
                     let position = index + logicalOffset
-                    while nextRemoved < edits.removed.count && edits.removed[nextRemoved] < position { nextRemoved += 1 }
-                    if nextRemoved < edits.removed.count && edits.removed[nextRemoved] == position { continue }
+                    while nextRemoved < removed.count && removed[nextRemoved] < position { nextRemoved += 1 }
+                    if nextRemoved < removed.count && removed[nextRemoved] == position { continue }
                     items.append(edits.replacement(at: position) ?? contents[index])
                 }
             } else {
@@ -136,7 +137,7 @@ extension FeedController where Item: Identifiable {
         // edits, in the store directly (the snapshot's subscript checks for edits per item).
         var anchorIndex: Int?
         if let anchorID {
-            if let overlay, !overlay.removed.isEmpty || !overlay.replacedPositions.isEmpty {
+            if let overlay, overlay.hasEdits {
                 anchorIndex = shownList.firstIndex { $0.id == anchorID }
             } else {
                 let contents = store.contents

@@ -65,8 +65,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     //   controller reads of it (the snapshot itself is the broadcaster's; holding it here too
     //   cost 136 bytes a controller and a retain of its tables per page).
     // - `overlay`: the edits laid over the list since the last refresh, if any.
-    // - `editIndex`: the items' positions by id, for edits: made on the first edit, dropped on a
-    //   refresh.
     // - `resolutions`: the callers to answer once an action list has been carried out and the
     //   status published.
     // - `deferredAnswers`: answers given at once beyond the first of one action list, accepted
@@ -82,7 +80,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @usableFromInline var store = ItemStore<Item>()
     @usableFromInline var published = _PublishedList()
     @usableFromInline var overlay: _EditOverlay<Item>?
-    @usableFromInline var editIndex: _EditIndex<Item>?
     @usableFromInline var waiters: [Waiter] = []
     @usableFromInline var resolutions: [(LoadID, LoadOutcome)] = []
     @usableFromInline var deferredAnswers: [ArrivedAnswer] = []
@@ -95,7 +92,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @exclusivity(unchecked) @usableFromInline var store = ItemStore<Item>()
     @exclusivity(unchecked) @usableFromInline var published = _PublishedList()
     @exclusivity(unchecked) @usableFromInline var overlay: _EditOverlay<Item>?
-    @exclusivity(unchecked) @usableFromInline var editIndex: _EditIndex<Item>?
     @exclusivity(unchecked) @usableFromInline var waiters: [Waiter] = []
     @exclusivity(unchecked) @usableFromInline var resolutions: [(LoadID, LoadOutcome)] = []
     @exclusivity(unchecked) @usableFromInline var deferredAnswers: [ArrivedAnswer] = []
@@ -172,10 +168,12 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             restoring: restoring, restorePolicy: restorePolicy, refreshStart: refreshStart)
     }
 
-    /// Creates a controller that identifies items by `id`, so that items already in the list
-    /// are handled by ``FeedConfiguration/duplicates``; `restoring:` (a saved ``FeedState`` to show
-    /// at once), `restorePolicy:` and `refreshStart:` as on the initializer with a source and no
-    /// `id`.
+    /// Creates a controller that identifies items by `id` (a key path, `id: \.key`, or a
+    /// closure), so that items already in the list are handled by
+    /// ``FeedConfiguration/duplicates``, and the edits (`update(_:)`, `update(id:_:)`,
+    /// `remove(ids:)`, `insertAtTop(_:)`) find items by it when duplicates are dropped;
+    /// `restoring:` (a saved ``FeedState`` to show at once), `restorePolicy:` and
+    /// `refreshStart:` as on the initializer with a source and no `id`.
     @inlinable public init<ID: Hashable & Sendable>(
         source: some PageSource<Item, Cursor>,
         clock: any Clock<Duration> = ContinuousClock(),

@@ -572,7 +572,7 @@
         return trim
     }
 
-    /// Items were put before the first item by an edit (``FeedController/insertAtTop(_:)``):
+    /// Items were put before the first item by an edit (`insertAtTop(_:)`):
     /// they belong to the first page from now on.
     @inlinable mutating func itemsInsertedAtTop(_ count: Int) {
         guard !pages.isEmpty else { return }

@@ -21,11 +21,11 @@ public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
     /// bounded feed (``FeedConfiguration/maximumItems``) dropped whole pages at the end far
     /// from a load. See ``FeedEndsChange`` for how to read it.
     case ends(FeedEndsChange)
-    /// The items at these indices were replaced by an edit (``FeedController/update(_:)``);
+    /// The items at these indices were replaced by an edit (`update(_:)`);
     /// the list's count and every other item are unchanged. Indices ascend.
     case updated([Int])
     /// The items at these indices of the older list were removed by an edit
-    /// (``FeedController/remove(ids:)``); the others follow in order. Indices ascend.
+    /// (`remove(ids:)`); the others follow in order. Indices ascend.
     case removed([Int])
 
     /// How many items were inserted before the older list's first item. 0 unless items were

@@ -61,7 +61,7 @@ public struct FeedSnapshot<Item: Sendable>: RandomAccessCollection, Sendable {
     /// What changed between `older` and this snapshot, even across skipped versions: within
     /// one generation, `.appended`, `.prepended` or (items added at both ends) `.extended`, or
     /// `.ends` when items were dropped at an end (a bounded feed); `.replaced` otherwise — a
-    /// refresh, or an edit (``FeedController/update(_:)`` and the others) between the two
+    /// refresh, or an edit (`update(_:)` and the others) between the two
     /// versions: a UI that skipped an edit's version reloads the list. (The edit's own version
     /// says exactly what it changed: `.updated`, `.removed` or `.prepended`.)
     @inlinable public func change(since older: FeedSnapshot) -> FeedChange {

@@ -11,7 +11,9 @@
 /// ``_IdentityIndex``): every call is given the store's contents (`in:`), from which it reads an
 /// id where a bucket's hash bits match. A page is recorded *before* it goes into the store, at
 /// the positions it will have there; removals name the item's position; a store made again
-/// (edits folded into it) renumbers the index (``renumber(removing:in:)``).
+/// The edits of ``FeedController`` find items through it too (``position(of:in:)``,
+/// ``position(ofID:in:)``): the positions it holds are those of the listed items, so no second
+/// table by id is made.
 ///
 /// For `Identifiable` items the closures read `item.id` in place; with an `id` closure the
 /// index calls it, which costs a copy of each item (a retain per reference it holds) where the
@@ -20,10 +22,24 @@
 struct _IdentityFilter<Item: Sendable> {
     /// Where a page goes: after the store's items, or before them.
     @usableFromInline enum _Side { case end, start }
-    @usableFromInline enum _ItemOperation { case contains, remove(position: Int) }
-    @usableFromInline enum _WholeOperation { case removeAll, count, renumber(removed: [Int]), remove(Range<Int>, skipping: [Int]) }
+    @usableFromInline enum _ItemOperation { case find, remove(position: Int) }
+    @usableFromInline enum _WholeOperation {
+        case removeAll, count, remove(Range<Int>, skipping: [Int])
+        /// The position of the id (of the index's key type, or it is not found).
+        case positionOfID(Any)
+        /// The index of the first of the items whose id is recorded or repeats an earlier one's.
+        case firstRepeated([Item])
+        /// Writes the id of the item into the box (for an error).
+        case describeID(Item, _IDDescription)
+    }
 
-    @usableFromInline let _onItem: (Item, _ItemOperation, ItemStoreContents<Item>) -> Bool
+    /// Where ``describeID(of:)`` receives its text.
+    @usableFromInline final class _IDDescription {
+        @usableFromInline var text = ""
+        @inlinable init() {}
+    }
+
+    @usableFromInline let _onItem: (Item, _ItemOperation, ItemStoreContents<Item>) -> Int?
     @usableFromInline let _onPage: ([Item], _Side, ItemStoreContents<Item>) -> (kept: [Item], dropped: Int)
     @usableFromInline let _onWhole: (_WholeOperation, ItemStoreContents<Item>) -> Int
 
@@ -54,13 +70,39 @@ struct _IdentityFilter<Item: Sendable> {
 
     /// Whether an item with the id of `item` is recorded.
     @inlinable func contains(_ item: Item, in contents: ItemStoreContents<Item>) -> Bool {
-        _onItem(item, .contains, contents)
+        _onItem(item, .find, contents) != nil
+    }
+
+    /// The logical position of the item with the id of `item`, if one is recorded. O(1).
+    @inlinable func position(of item: Item, in contents: ItemStoreContents<Item>) -> Int? {
+        _onItem(item, .find, contents)
+    }
+
+    /// The logical position of the item whose id is `id`, if one is recorded; an id of another
+    /// type than the filter's is not found. O(1) (and a dynamic cast).
+    @inlinable func position<ID: Hashable>(ofID id: ID, in contents: ItemStoreContents<Item>) -> Int? {
+        let position = _onWhole(.positionOfID(id), contents)
+        return position == Int.min ? nil : position
+    }
+
+    /// The id of `item`, as text (for an error).
+    @inlinable func describeID(of item: Item) -> String {
+        let description = _IDDescription()
+        _ = _onWhole(.describeID(item, description), .empty)
+        return description.text
+    }
+
+    /// The index in `items` of the first item whose id is recorded or is the id of an earlier
+    /// item of `items`; `nil` if none.
+    @inlinable func firstRepeated(in items: [Item], contents: ItemStoreContents<Item>) -> Int? {
+        let index = _onWhole(.firstRepeated(items), contents)
+        return index < 0 ? nil : index
     }
 
     /// Forgets the id of `item`, at logical `position` of the store (when its page is dropped,
     /// or it is removed; before the store lets it go); `false` if it was not recorded there.
     @inlinable @discardableResult func remove(_ item: Item, at position: Int, in contents: ItemStoreContents<Item>) -> Bool {
-        _onItem(item, .remove(position: position), contents)
+        _onItem(item, .remove(position: position), contents) != nil
     }
 
     /// Forgets the ids of the items at `storeIndices` of `contents` (the pages the bound drops,
@@ -75,13 +117,6 @@ struct _IdentityFilter<Item: Sendable> {
 
     /// The number of ids recorded.
     @inlinable var count: Int { _onWhole(.count, .empty) }
-
-    /// Renumbers the recorded positions for a store made of the items of `contents` without
-    /// those at the logical positions `removed` (ascending), in order, from position 0: the
-    /// edits folded into a new store.
-    @inlinable func renumber(removing removed: [Int], in contents: ItemStoreContents<Item>) {
-        _ = _onWhole(.renumber(removed: removed), contents)
-    }
 
     /// The loop of ``recordNew(_:at:in:)``; inlined with its `identity` into each initializer.
     ///
@@ -150,15 +185,15 @@ struct _IdentityFilter<Item: Sendable> {
     @inlinable static func _perform<Identity: _ItemIdentity>(
         _ operation: _ItemOperation, on item: Item, in contents: ItemStoreContents<Item>,
         index: _IdentityIndex<Identity.Key>, identity: Identity
-    ) -> Bool where Identity.Item == Item {
+    ) -> Int? where Identity.Item == Item {
         let keys = _StoreKeys(
             contents: contents, page: [], base: contents.counts.logicalOffset, pageFrom: 0, storeFrom: 0,
             identity: identity)
         switch operation {
-        case .contains:
-            return index.contains(identity.key(of: item), keys: keys)
+        case .find:
+            return index.position(of: identity.key(of: item), keys: keys)
         case .remove(let position):
-            return index.remove(identity.key(of: item), at: position, keys: keys)
+            return index.remove(identity.key(of: item), at: position, keys: keys) ? position : nil
         }
     }
 
@@ -170,7 +205,7 @@ struct _IdentityFilter<Item: Sendable> {
         case .remove(let storeIndices, let skipping):
             let offset = contents.counts.logicalOffset
             let keys = _StoreKeys(contents: contents, page: [], base: offset, pageFrom: 0, storeFrom: 0, identity: identity)
-            var next = _EditOverlay<Item>.countBelow(offset &+ storeIndices.lowerBound, in: skipping)
+            var next = _EditRuns<Void>.countBelow(offset &+ storeIndices.lowerBound, in: skipping)
             var removed = 0
             for storeIndex in storeIndices {
                 let position = offset &+ storeIndex
@@ -186,11 +221,24 @@ struct _IdentityFilter<Item: Sendable> {
             return 0
         case .count:
             return index.count
-        case .renumber(let removed):
-            let offset = contents.counts.logicalOffset
-            index.renumber(base: offset) { position in
-                position &- offset &- _EditOverlay<Item>.countBelow(position, in: removed)
+        case .positionOfID(let id):
+            guard let key = id as? Identity.Key else { return Int.min }
+            let keys = _StoreKeys(
+                contents: contents, page: [], base: contents.counts.logicalOffset, pageFrom: 0, storeFrom: 0,
+                identity: identity)
+            return index.position(of: key, keys: keys) ?? Int.min
+        case .firstRepeated(let items):
+            let keys = _StoreKeys(
+                contents: contents, page: [], base: contents.counts.logicalOffset, pageFrom: 0, storeFrom: 0,
+                identity: identity)
+            var seen = Set<Identity.Key>()
+            for (offset, item) in items.enumerated() {
+                let key = identity.key(of: item)
+                if index.contains(key, keys: keys) || !seen.insert(key).inserted { return offset }
             }
+            return -1
+        case .describeID(let item, let description):
+            description.text = "\(identity.key(of: item))"
             return 0
         }
     }

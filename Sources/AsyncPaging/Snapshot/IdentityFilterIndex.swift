@@ -86,6 +86,11 @@ class _IdentityIndex<Key: Hashable> {
         _state.pointee.contains(key, keys: keys)
     }
 
+    /// The logical position recorded for `key`, if it is in the index.
+    @inlinable final func position(of key: Key, keys: some _IdentityKeys<Key>) -> Int? {
+        _state.pointee.position(of: key, keys: keys)
+    }
+
     /// Inserts `key`, of the item at logical `position` (`false`, and nothing recorded, if the
     /// key was already there), and takes the insert's share of a growth.
     @inlinable @discardableResult final func insert(_ key: Key, at position: Int, keys: some _IdentityKeys<Key>) -> Bool {
@@ -199,6 +204,14 @@ struct _IdentityIndexState<Key: Hashable> {
         let hash = Self.hash(key)
         if _live.find(key, hash: hash, keys: keys) != nil { return true }
         return _draining.count > 0 && _draining.find(key, hash: hash, keys: keys) != nil
+    }
+
+    /// The logical position recorded for `key`, if it is in the index.
+    @inlinable func position(of key: Key, keys: some _IdentityKeys<Key>) -> Int? {
+        let hash = Self.hash(key)
+        if let bucket = _live.find(key, hash: hash, keys: keys) { return _live.position(at: bucket, base: keys.base) }
+        guard _draining.count > 0, let bucket = _draining.find(key, hash: hash, keys: keys) else { return nil }
+        return _draining.position(at: bucket, base: keys.base)
     }
 
     /// Inserts `key` at `position`, without the insert's share of a growth
@@ -675,6 +688,11 @@ struct _IdentityIndexTable {
     @inlinable mutating func removeLeavingTombstone(at bucket: Int) {
         storage.unsafelyUnwrapped[bucket] = Self.tombstone
         count -= 1
+    }
+
+    /// The logical position recorded in the occupied `bucket`; `base` is the lowest live one.
+    @inlinable func position(at bucket: Int, base: Int) -> Int {
+        base &+ ((Int(storage.unsafelyUnwrapped[bucket]) &- base) & positionMask)
     }
 
     /// Records `position` in the occupied `bucket` instead of its position.
