@@ -102,6 +102,8 @@ for module in $modules; do
         # The declaration the line is about: "<Kind> <Name> has …" (for a rename, the old name).
         name=$(sed -E 's/^[A-Za-z]+ ([^ ]+( [^ ]+)?) (has|is|now|changes|was) .*/\1/' <<<"$line" | awk '{ print $1 }')
         short=${name%%(*}
+        # An accessor's break is the property's: `Type.property` names it.
+        short=${short%.Get}; short=${short%.Set}; short=${short%.Modify}
         if grep -qF "\`$name\`" "$unreleased" || grep -qF "\`$short" "$unreleased"; then
             echo "listed in CHANGELOG.md: $module: $line"
         else

@@ -19,7 +19,8 @@ import AsyncPaging
 ///   response completes in between, the completion handler runs on the delegate queue and the
 ///   task leaves the session's task registry, and the stop then looks the task up again and
 ///   traps ("Trying to access a behaviour for a task that in not in the registry", in
-///   TaskRegistry.swift). No lock of the caller can close that window — the task was running
+///   FoundationNetworking's task registry). No lock of the caller can close that window — the
+///   task was running
 ///   when `cancel()` was called — so this transport never calls `cancel()` there.
 ///
 ///   What that costs: a cancelled request keeps its connection (and its place among the

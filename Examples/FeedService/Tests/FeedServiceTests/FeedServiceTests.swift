@@ -89,7 +89,7 @@ struct FeedServiceTests {
         }
     }
 
-    @Test("a first page that failed is the answer: items says 502 with the error, more returns the failure")
+    @Test("a first page that failed is the answer: items says 502 with the typed failure, more returns the failure")
     func failedFirstPage() async throws {
         var options = Self.options()
         options.upstream = URL(string: "http://127.0.0.1:1/feed") // nothing listens: refused at once
@@ -100,7 +100,8 @@ struct FeedServiceTests {
                 ($0.status, String(buffer: $0.body))
             }
             #expect(status == .badGateway)
-            #expect(body.contains("the first page failed"))
+            // The usual body, its status the typed failure of the first page.
+            #expect(body.contains(#""kind":"failed""#) && body.contains(#""side":"refresh""#), "\(body)")
             let more = try await client.execute(uri: "/sessions/down2/more", method: .post) {
                 try Self.decode(CommandResponse.self, $0.body)
             }
