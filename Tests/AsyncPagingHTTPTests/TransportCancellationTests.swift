@@ -85,7 +85,7 @@ struct TransportCancellationTests {
                                 // requests are sent, while they are answered), or at the latest
                                 // when the first load ends.
                                 let headStart = Int.random(in: 0...Self.maximumHeadStart, using: &generator)
-                                for _ in 0..<headStart { await Task.yield() }
+                                await waitHeadStart(headStart)
                                 if headStart == Self.maximumHeadStart {
                                     if try await batch.next() == true { round.answered += 1 } else { round.cancelled += 1 }
                                 }
@@ -141,7 +141,7 @@ struct TransportCancellationTests {
                             let loadMore = Task { await feed.loadMore() }
                             // A varying head start, so that the refresh lands anywhere in the
                             // load-more's request.
-                            for _ in 0..<Int.random(in: 0...12, using: &generator) { await Task.yield() }
+                            await waitHeadStart(Int.random(in: 0...12, using: &generator))
                             let refresh = await feed.refresh()
                             let outcome = await loadMore.value.outcome
                             if outcome == .cancelled(.preemptedByRefresh) { preempted += 1 }
@@ -175,4 +175,19 @@ struct TransportCancellationTests {
 /// A page of the wrong size: the fixture server answered something else than asked.
 private struct BadPage: Error {
     let count: Int
+}
+
+/// A head start of `steps` short spins on a thread of its own, while the calling task waits
+/// (its cooperative thread free for the loads and URLSession's threads running): varies where in
+/// a request the cancellation lands, without sleeping or yielding in a loop.
+private func waitHeadStart(_ steps: Int) async {
+    guard steps > 0 else { return }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        Thread {
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+            for _ in 0..<(steps * 3_000) { state = state &* 6_364_136_223_846_793_005 &+ 1 }
+            if state == 0 { print("", terminator: "") } // keeps the loop
+            continuation.resume()
+        }.start()
+    }
 }
