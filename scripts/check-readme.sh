@@ -10,7 +10,7 @@
 # of its library products. The fence's info string says what to do with it:
 #   ```swift             compiled
 #   ```swift run         compiled, then run: it must exit 0 within RUN_TIMEOUT seconds
-#   ```swift skip-check  not compiled (Apple-only code); the block's first line says why
+#   ```swift skip-check  not compiled (Apple-only code, a manifest excerpt, another package); the block's first line says why
 #   ```text output       right after a `swift run` block: what it must print, verbatim
 # A failure prints the file and line and the compiler's error. The closing line is
 # "N passed, M failed"; the line before it counts the skipped blocks.
@@ -186,6 +186,6 @@ while IFS=$'\t' read -r name kind file line reason; do
     esac
 done < "$PACKAGE/blocks.tsv"
 
-echo "$skipped skipped (Apple-only code, reasons above)"
+echo "$skipped skipped (not compilable here: Apple-only code, manifest excerpts, other packages; reasons above)"
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
