@@ -29,18 +29,7 @@ cd "$ROOT"
 
 log() { printf '== %s\n' "$*"; }
 
-swift build 2>&1 | tail -1
-modules_dir="$(swift build --show-bin-path)/Modules"
-triple=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
-modules=$(swift package dump-package | python3 -c '
-import json, sys
-package = json.load(sys.stdin)
-seen = []
-for product in package["products"]:
-    if "library" in product["type"]:
-        for target in product["targets"]:
-            if target not in seen: seen.append(target)
-print(" ".join(seen))')
+source "$ROOT/scripts/library-modules.sh"
 work="$ROOT/.build/api-check"
 rm -rf "$work" && mkdir -p "$work"
 

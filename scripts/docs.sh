@@ -25,19 +25,7 @@ log() { printf '== %s\n' "$*"; }
 
 # --- Symbol graphs -------------------------------------------------------------------------
 log "swift build"
-swift build 2>&1 | tail -1
-modules_dir="$(swift build --show-bin-path)/Modules"
-triple=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
-# The library products' modules, from the manifest.
-modules=$(swift package dump-package | python3 -c '
-import json, sys
-package = json.load(sys.stdin)
-seen = []
-for product in package["products"]:
-    if "library" in product["type"]:
-        for target in product["targets"]:
-            if target not in seen: seen.append(target)
-print(" ".join(seen))')
+source "$ROOT/scripts/library-modules.sh"
 
 rm -rf "$OUT/symbol-graphs" "$OUT/catalog" "$OUT/AsyncPaging.doccarchive"
 mkdir -p "$OUT/symbol-graphs"
