@@ -38,15 +38,3 @@
         return lower..<Swift.max(lower, positions.upperBound._saturatingSubtract(offset))
     }
 }
-
-extension Int {
-    @inlinable func _saturatingAdd(_ other: Int) -> Int {
-        let (sum, overflow) = addingReportingOverflow(other)
-        return overflow ? (other > 0 ? .max : .min) : sum
-    }
-
-    @inlinable func _saturatingSubtract(_ other: Int) -> Int {
-        let (difference, overflow) = subtractingReportingOverflow(other)
-        return overflow ? (other > 0 ? .min : .max) : difference
-    }
-}
