@@ -57,6 +57,16 @@ struct ReloadMachineTests {
         #expect(machine.failures.isEmpty)
     }
 
+    @Test func aRestartedFetchFollowsEmptyPagesAsAFirstFetchDoes() {
+        var machine = M.loaded(M.configuration(maximumEmptyPagesFollowed: 1), from: 5, page: Self.page(5))
+        _ = reload(&machine, from: 5)
+        _ = reload(&machine, from: 5)
+        _ = machine.fetchSucceeded(M.id(2), attempt: 1, page: Self.page(5)) // stale: fetched again, step 1
+        let empty = M.page(0..<0, previous: 4, next: 6)
+        #expect(machine.fetchSucceeded(M.id(2), attempt: 1, step: 1, page: empty)
+            == [M.cancel(2), M.fetch(2, .refresh, cursor: 6, step: 2)], "one empty page followed, as allowed")
+    }
+
     @Test func aJumpJoinsAJumpToTheSamePageAndReplacesOneElsewhere() {
         var machine = M.loaded(from: 0, page: Self.page(0))
         #expect(reload(&machine, from: 50, coalesces: false).0 == .started(M.id(2)))
