@@ -151,7 +151,7 @@ extension FeedController where Item: Identifiable {
     /// UI shows at the top, found by a linear search of the list (O(items)); an id not in the
     /// list saves no anchor.
     /// - Throws: ``FeedStateError``, as ``exportState(anchorIndex:savedBy:)`` does.
-    public func exportState(
+    @inlinable public func exportState(
         anchorID: Item.ID?, savedBy clock: any EpochClock = WallClock()
     ) throws(FeedStateError) -> FeedState<Item, Cursor>? {
         // Searched in the list as shown (edits included), which is the exported list; without
