@@ -67,6 +67,8 @@ func bytesFigures(quick: Bool) async {
     withExtendedLifetime(array) {}
     await boundedBytesFigures(quick: quick)
     await sequenceBytesFigures(quick: quick)
+    await restoreBytesFigures(quick: quick)
+    await tenMillionBytesFigures(quick: quick)
 }
 
 /// Wall clock: every page of a feed grown from 20 to a million two-word items by pages of 20,
