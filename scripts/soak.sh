@@ -33,9 +33,13 @@
 #   SOAK_STRESS_SECONDS  how long the stress test runs, in one process (default 600); the
 #                     cancellation races run a tenth of it each, the lifetime test 100,000 cycles
 #   SOAK_TRANSPORT_LOADS  page loads cancelled as their responses complete, over URLSessionTransport
-#                     against the loopback fixture server, in one process (default 1000000; the
-#                     suite runs 15,000); a crash of the process (the FoundationNetworking trap
-#                     URLSessionTransport avoids on Linux) fails the part
+#                     against the tests' loopback server in Swift (LoopbackHTTPServer), in one
+#                     process (default 1000000; the suite runs 100,000); a crash of the process
+#                     (the FoundationNetworking trap URLSessionTransport avoids on Linux) fails
+#                     the part
+#   SOAK_TRANSPORT_IN_FLIGHT_LOADS  the same against the slower Python fixture server, where
+#                     most cancellations land while the request is in flight (default 100000;
+#                     the suite runs 15,000)
 #   SOAK_TRANSPORT_PREEMPTED  load-mores preempted by refreshes over URLSessionTransport
 #                     (default 20000; the suite runs 150)
 #   SOAK_TRANSPORT_AHC_LOADS  "transport-ahc": page loads cancelled over the AsyncHTTPClient
@@ -65,6 +69,7 @@ parts=${SOAK_PARTS:-model long mix stress transport}
 stress_seconds=${SOAK_STRESS_SECONDS:-600}
 transport_loads=${SOAK_TRANSPORT_LOADS:-1000000}
 transport_preempted=${SOAK_TRANSPORT_PREEMPTED:-20000}
+transport_in_flight=${SOAK_TRANSPORT_IN_FLIGHT_LOADS:-100000}
 transport_ahc_loads=${SOAK_TRANSPORT_AHC_LOADS:-1000000}
 
 swift build --build-tests --scratch-path "$scratch" >/dev/null
@@ -161,8 +166,9 @@ soak_transport() { # name command...
 
 if [[ " $parts " == *" transport "* ]]; then
     soak_transport "transport (URLSession)" env ASYNCPAGING_CANCELLED_LOADS="$transport_loads" \
+        ASYNCPAGING_IN_FLIGHT_CANCELLED_LOADS="$transport_in_flight" \
         ASYNCPAGING_PREEMPTED_LOADS="$transport_preempted" \
-        timeout -s KILL $(( transport_loads / 100 + transport_preempted / 5 + 1200 )) \
+        timeout -s KILL $(( transport_loads / 100 + transport_in_flight / 50 + transport_preempted / 5 + 1200 )) \
         "$binary" --testing-library swift-testing --filter TransportCancellationTests
 fi
 

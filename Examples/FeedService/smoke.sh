@@ -2,8 +2,9 @@
 # Smoke test of the example service on loopback: build it, start it on 127.0.0.1 with a free
 # port, page one session to the end with curl, check every item came once and in order, check
 # that an events client that hangs up is released within two heartbeats, delete the session,
-# stop the server by its pid — once over the in-process fake API, once over
-# AsyncPagingHTTP against the package's fixture server as upstream. Bounded: every curl has a timeout, the start waits
+# stop the server by its pid — once over the in-process fake API, twice over
+# AsyncPagingHTTP against the package's fixture server as upstream (through AsyncHTTPClient, the
+# default, and through URLSession). Bounded: every curl has a timeout, the start waits
 # at most 60 s, the paging at most 20 load-mores.
 #
 #   Examples/FeedService/smoke.sh          (SCRATCH: build folder, default .build-service)
@@ -107,4 +108,6 @@ for _ in $(seq 300); do
 done
 [ -n "$UPSTREAM_PORT" ] || { echo "the fixture server did not start"; exit 1; }
 smoke upstream 50 --upstream "http://127.0.0.1:$UPSTREAM_PORT/cursor"
-echo "== smoke passed (fake and upstream sessions paged to the end, deleted, services stopped)"
+# The same upstream through URLSession (--upstream-client urlsession; AsyncHTTPClient above).
+smoke upstream-urlsession 50 --upstream "http://127.0.0.1:$UPSTREAM_PORT/cursor" --upstream-client urlsession
+echo "== smoke passed (fake and upstream sessions, over AsyncHTTPClient and URLSession, paged to the end, deleted, services stopped)"

@@ -7,8 +7,8 @@ import AsyncPaging
 /// An ``HTTPTransport`` over `URLSession` (FoundationNetworking on Linux).
 ///
 /// Each request runs as a data task. Cancelling the calling task ends ``send(_:)`` at once with
-/// `CancellationError`, whatever the data task is doing; what happens to the request itself
-/// depends on the platform:
+/// `CancellationError`, whatever the data task is doing. A request cancelled before its data
+/// task is made is never sent; what happens to one whose task runs depends on the platform:
 ///
 /// - **Apple platforms**: the data task is cancelled (`URLSessionTask.cancel()`), which closes
 ///   its connection.
@@ -60,14 +60,24 @@ public struct URLSessionTransport: HTTPTransport {
         let pending = PendingDataTask()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPTransportResponse, any Error>) in
+                // Cancelled before this point: no data task is made, nothing is sent.
+                guard pending.install(continuation) else {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
                 let task = session.dataTask(with: urlRequest) { data, response, error in
                     pending.complete(with: Self.result(data: data, response: response, error: error))
                 }
-                // Cancelled before this point: the continuation is resumed by `cancel()` below
-                // or by `install`; the task is still resumed (on Linux a task never resumed
-                // would stay in the session's registry), and its answer is discarded.
-                pending.install(task, continuation: continuation)
+                // Cancelled from here on: the continuation is resumed by `cancel()` below; the
+                // task is still resumed (on Linux a task never resumed would stay in the
+                // session's registry), and its answer is discarded.
+                let cancelledAlready = pending.attach(task)
                 task.resume()
+                #if !canImport(FoundationNetworking)
+                if cancelledAlready { task.cancel() }
+                #else
+                _ = cancelledAlready
+                #endif
             }
         } onCancel: {
             pending.cancel()
@@ -96,7 +106,7 @@ public struct URLSessionTransport: HTTPTransport {
 final class PendingDataTask: Sendable {
     private struct State {
         var continuation: CheckedContinuation<HTTPTransportResponse, any Error>?
-        /// Set by ``install(_:continuation:)``; read on Apple platforms only, to cancel it.
+        /// Set by ``attach(_:)``; read on Apple platforms only, to cancel it.
         var task: URLSessionDataTask?
         var cancelled = false
         var ended = false
@@ -107,23 +117,29 @@ final class PendingDataTask: Sendable {
     // Apple platforms, cancelled after the lock is released.
     private let state = Locked(State())
 
-    /// Stores the continuation (and the task); if the request was cancelled already, resumes
-    /// the continuation with `CancellationError` (after releasing the lock).
-    func install(_ task: URLSessionDataTask, continuation: CheckedContinuation<HTTPTransportResponse, any Error>) {
-        let cancelledAlready = state.withLock { state -> Bool in
+    /// Stores the continuation, unless the request was cancelled already: then returns false
+    /// and the caller resumes the continuation with `CancellationError` (after the lock is
+    /// released) and makes no data task.
+    func install(_ continuation: CheckedContinuation<HTTPTransportResponse, any Error>) -> Bool {
+        state.withLock { state -> Bool in
             if state.cancelled {
                 state.ended = true
-                return true
+                return false
             }
-            state.task = task
             state.continuation = continuation
+            return true
+        }
+    }
+
+    /// Stores the data task, made after ``install(_:)``; returns true when the request was
+    /// cancelled in between (its continuation already resumed), so that on Apple platforms the
+    /// caller cancels the task.
+    func attach(_ task: URLSessionDataTask) -> Bool {
+        state.withLock { state -> Bool in
+            if state.cancelled { return true }
+            if !state.ended { state.task = task }
             return false
         }
-        guard cancelledAlready else { return }
-        continuation.resume(throwing: CancellationError())
-        #if !canImport(FoundationNetworking)
-        task.cancel()
-        #endif
     }
 
     /// The data task's completion handler: resumes the continuation unless cancellation did.

@@ -1,7 +1,8 @@
 import FeedServiceApp
 import Foundation
 
-// Usage: FeedService [--host 127.0.0.1] [--port 8080 | 0] [--upstream URL] [--items 100]
+// Usage: FeedService [--host 127.0.0.1] [--port 8080 | 0] [--upstream URL]
+//                    [--upstream-client async-http-client | urlsession] [--items 100]
 //                    [--latency-ms 0] [--page-size 20] [--idle-seconds 300] [--max-sessions 10000]
 //                    [--store postgres://user@host:port/db | memory] [--store-connections 20]
 //                    [--heartbeat-seconds 5]

@@ -9,7 +9,8 @@ struct UpstreamBody: Decodable, Sendable {
 }
 
 /// The sessions of the service: each new session gets a controller over the fake API, or over
-/// the upstream API with `AsyncPagingHTTP` (retrying what is worth retrying, 3 attempts); a
+/// the upstream API with `AsyncPagingHTTP` through ``ServiceOptions/upstreamClient``
+/// (AsyncHTTPClient by default; retrying what is worth retrying, 3 attempts); a
 /// session restored from `store` shows its saved list and does not refresh
 /// (``RestorePolicy/never``: moving to another instance costs no upstream fetch).
 public func makeSessions(
@@ -20,8 +21,12 @@ public func makeSessions(
         retry: RetryPolicy(maximumAttempts: 3, initialBackoff: .milliseconds(200), maximumBackoff: .seconds(5)),
         timeout: .seconds(10))
     let upstream = options.upstream.map { url in
-        HTTPPageSource<FeedItem, String>.cursorInBody(
-            url: url, body: UpstreamBody.self, items: \.data, next: \.next_cursor)
+        let transport: any HTTPTransport = switch options.upstreamClient {
+        case .asyncHTTPClient: AsyncHTTPClientTransport()
+        case .urlSession: URLSessionTransport()
+        }
+        return HTTPPageSource<FeedItem, String>.cursorInBody(
+            url: url, body: UpstreamBody.self, items: \.data, next: \.next_cursor, transport: transport)
     }
     let fake = FakeFeedAPI(totalItems: options.totalItems, latency: options.latency)
     return try FeedSessions(

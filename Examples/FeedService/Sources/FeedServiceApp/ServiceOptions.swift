@@ -9,6 +9,8 @@ public struct ServiceOptions: Sendable {
     /// An upstream API paginated by a cursor in its JSON body
     /// (`{"data": [{"id", "title"}], "next_cursor": "…"}`); nil: the in-process fake API.
     public var upstream: URL?
+    /// The HTTP client of `--upstream` (`--upstream-client`): AsyncHTTPClient unless asked.
+    public var upstreamClient: UpstreamClient = .asyncHTTPClient
     /// Items of the fake API.
     public var totalItems = 100
     /// Latency of each fake page.
@@ -30,7 +32,7 @@ public struct ServiceOptions: Sendable {
 
     public init() {}
 
-    /// Parses `--host H --port P --upstream URL --items N --latency-ms N --page-size N
+    /// Parses `--host H --port P --upstream URL --upstream-client async-http-client|urlsession --items N --latency-ms N --page-size N
     /// --idle-seconds N --max-sessions N --store postgres://…|memory --store-connections N
     /// --heartbeat-seconds N`.
     public init(arguments: [String]) throws(OptionsError) {
@@ -52,6 +54,10 @@ public struct ServiceOptions: Sendable {
                 let text = try value(flag)
                 guard let url = URL(string: text), url.scheme != nil else { throw .invalidValue(flag, text) }
                 upstream = url
+            case "--upstream-client":
+                let text = try value(flag)
+                guard let client = UpstreamClient(rawValue: text) else { throw .invalidValue(flag, text) }
+                upstreamClient = client
             case "--items": totalItems = try number(flag)
             case "--latency-ms": latency = .milliseconds(try number(flag))
             case "--page-size": pageSize = max(1, try number(flag))

@@ -93,6 +93,9 @@ struct FeedServiceTests {
     func failedFirstPage() async throws {
         var options = Self.options()
         options.upstream = URL(string: "http://127.0.0.1:1/feed") // nothing listens: refused at once
+        // URLSession fails a refused connection at once; AsyncHTTPClient (the default) tries to
+        // connect again until the request's deadline, so the page times out (504) after 10 s.
+        options.upstreamClient = .urlSession
         let sessions = try makeSessions(options: options)
         let app = Application(router: buildRouter(sessions: sessions))
         try await app.test(.router) { client in
