@@ -43,7 +43,7 @@
 
     @inlinable func contains(_ cursor: Cursor) -> Bool {
         guard let live else { return false }
-        return contains(cursor, hash: cursor.hashValue, live: live)
+        return contains(cursor, hash: _CursorTable<Cursor>.hash(cursor), live: live)
     }
 
     @inlinable func contains(_ cursor: Cursor, hash: Int, live: _CursorTable<Cursor>) -> Bool {
@@ -58,7 +58,7 @@
 
     /// Inserts `cursor`; `false` when it was there already. One hash of the cursor for both.
     @inlinable mutating func insertIfNew(_ cursor: Cursor) -> Bool {
-        let hash = cursor.hashValue
+        let hash = _CursorTable<Cursor>.hash(cursor)
         guard live != nil else {
             let first = _CursorTable<Cursor>(bucketCount: Self.initialBucketCount)
             first.prepare(upTo: first.bucketCount)
@@ -100,7 +100,7 @@
             ? draining.bucketCount : drainPosition + bucketCount
         for bucket in drainPosition..<end where draining.control(bucket).pointee >= 0x80 {
             let cursor = draining.slot(bucket).pointee
-            live.insertNew(cursor, hash: cursor.hashValue)
+            live.insertNew(cursor, hash: _CursorTable<Cursor>.hash(cursor))
         }
         drainPosition = end
         if end == draining.bucketCount {
@@ -113,7 +113,7 @@
     @inlinable mutating func remove(_ cursor: Cursor) {
         guard live != nil else { return }
         makeUnique()
-        let hash = cursor.hashValue
+        let hash = _CursorTable<Cursor>.hash(cursor)
         if let live, let bucket = live.find(cursor, hash: hash) { live.remove(at: bucket) }
         // A draining table is read in order, so its cursors stay where they are: marked removed
         // (where it was already moved over too: lookups search it).

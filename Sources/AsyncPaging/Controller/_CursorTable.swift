@@ -17,10 +17,12 @@
     @usableFromInline let segmentShift: Int
     /// Each segment: its slots, then its control bytes; `nil` until prepared.
     @usableFromInline let segments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    @usableFromInline var count = 0
+    /// (No dynamic exclusivity checks: the table is reached only through ``_FollowedCursors``,
+    /// whose mutating methods hold it uniquely.)
+    @exclusivity(unchecked) @usableFromInline var count = 0
     /// The buckets whose control bytes are cleared (and slots' memory touched): all of them once
     /// the table is ready.
-    @usableFromInline var preparedCount = 0
+    @exclusivity(unchecked) @usableFromInline var preparedCount = 0
 
     @usableFromInline static var empty: UInt8 { 0 }
     @usableFromInline static var removed: UInt8 { 1 }
@@ -48,12 +50,12 @@
     /// Cursors it may hold: three quarters of its buckets.
     @inlinable var capacity: Int { bucketCount / 4 * 3 }
 
-    @inlinable func slot(_ bucket: Int) -> UnsafeMutablePointer<Cursor> {
+    @inlinable @inline(__always) func slot(_ bucket: Int) -> UnsafeMutablePointer<Cursor> {
         segments[bucket >> segmentShift].unsafelyUnwrapped.assumingMemoryBound(to: Cursor.self)
             + (bucket & ((1 << segmentShift) - 1))
     }
 
-    @inlinable func control(_ bucket: Int) -> UnsafeMutablePointer<UInt8> {
+    @inlinable @inline(__always) func control(_ bucket: Int) -> UnsafeMutablePointer<UInt8> {
         let segmentBuckets = 1 << segmentShift
         return (segments[bucket >> segmentShift].unsafelyUnwrapped + segmentBuckets * MemoryLayout<Cursor>.stride)
             .assumingMemoryBound(to: UInt8.self) + (bucket & (segmentBuckets - 1))
@@ -89,15 +91,23 @@
 
     @inlinable static func tag(_ hash: Int) -> UInt8 { UInt8(truncatingIfNeeded: hash >> 57) | 0x80 }
 
+    /// The cursor's hash: the one-shot form `Set` uses (an `Int`'s is one SipHash block, where
+    /// `hashValue` goes through a `Hasher`).
+    @inlinable static func hash(_ cursor: Cursor) -> Int { cursor._rawHashValue(seed: 0) }
+
     /// The bucket holding `cursor`, or `nil`.
     @inlinable func find(_ cursor: Cursor, hash: Int) -> Int? {
         let mask = bucketCount &- 1
         let tag = Self.tag(hash)
         var bucket = hash & mask
+        let segmentBuckets = 1 << segmentShift
         while true {
-            let control = control(bucket).pointee
+            // One look-up of the segment for the control byte and the slot.
+            let segment = segments[bucket >> segmentShift].unsafelyUnwrapped
+            let offset = bucket & (segmentBuckets - 1)
+            let control = segment.load(fromByteOffset: segmentBuckets * MemoryLayout<Cursor>.stride + offset, as: UInt8.self)
             if control == Self.empty { return nil }
-            if control == tag && slot(bucket).pointee == cursor { return bucket }
+            if control == tag && segment.assumingMemoryBound(to: Cursor.self)[offset] == cursor { return bucket }
             bucket = (bucket &+ 1) & mask
         }
     }
@@ -105,11 +115,20 @@
     /// Puts `cursor`, known to be absent, in; the table must be ready and below its capacity.
     @inlinable func insertNew(_ cursor: Cursor, hash: Int) {
         let mask = bucketCount &- 1
+        let segmentBuckets = 1 << segmentShift
+        let controlsOffset = segmentBuckets * MemoryLayout<Cursor>.stride
         var bucket = hash & mask
-        while control(bucket).pointee >= 0x80 { bucket = (bucket &+ 1) & mask }
-        control(bucket).pointee = Self.tag(hash)
-        slot(bucket).initialize(to: cursor)
-        count += 1
+        while true {
+            let segment = segments[bucket >> segmentShift].unsafelyUnwrapped
+            let offset = bucket & (segmentBuckets - 1)
+            if segment.load(fromByteOffset: controlsOffset + offset, as: UInt8.self) < 0x80 {
+                segment.storeBytes(of: Self.tag(hash), toByteOffset: controlsOffset + offset, as: UInt8.self)
+                (segment.assumingMemoryBound(to: Cursor.self) + offset).initialize(to: cursor)
+                count += 1
+                return
+            }
+            bucket = (bucket &+ 1) & mask
+        }
     }
 
     /// Takes the cursor at `bucket` out, moving the cursors after it back (no removed marks:
@@ -120,7 +139,7 @@
         var hole = bucket
         var next = (bucket &+ 1) & mask
         while control(next).pointee >= 0x80 {
-            let home = slot(next).pointee.hashValue & mask
+            let home = Self.hash(slot(next).pointee) & mask
             // The cursor at `next` may move to `hole` when its home is not between them.
             if (next &- home) & mask >= (next &- hole) & mask {
                 control(hole).pointee = control(next).pointee
