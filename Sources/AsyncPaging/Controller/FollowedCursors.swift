@@ -9,37 +9,40 @@
 /// median (page 49,153 of the growth benchmark, without ids). Here the table is a
 /// ``_CursorTable``:
 ///
-/// - once the live table is half full, its successor (twice as large) is allocated and made
-///   ready 64 buckets per insert (control bytes cleared, slots' memory touched): ready long
-///   before the live table fills;
+/// - once a large live table (``largeBucketCount`` buckets or more) is half full, its successor
+///   (twice as large) is allocated and made ready 64 buckets per insert (control bytes cleared,
+///   slots' memory touched): ready long before the live table fills; a smaller table's
+///   successor is made when it fills (at most 36 KB, from malloc's heap);
 /// - when the live table is full it drains: the successor becomes the live table, and every
 ///   insert moves the cursors of the next 8 buckets of the old one over, lookups searching both
 ///   until the drain ends (after a sixth of the inserts the new table takes before it fills).
 ///
-/// No insert does more than a fixed amount of work or touches memory that is not there.
+/// No insert does more than a fixed amount of work or touches much memory that is not there.
 /// A value, like the machine that holds it: copies share the tables until one is written.
 ///
 /// `@unchecked Sendable` is safe: the tables are reached only through this value, and every
 /// mutating method first copies a table that is not uniquely referenced
-/// (`isKnownUniquelyReferenced`), so a table shared between copies (between tasks) is only read.
+/// (`isKnownUniquelyReferenced`; a table's successor is its own, never shared), so a table
+/// shared between copies (between tasks) is only read.
 @usableFromInline struct _FollowedCursors<Cursor: Hashable & Sendable>: @unchecked Sendable {
     /// The table cursors go into; `nil` until the first.
     @usableFromInline var live: _CursorTable<Cursor>?
     /// The table before it, while its cursors are moved over; `nil` otherwise.
     @usableFromInline var draining: _CursorTable<Cursor>?
-    /// The next bucket of `draining` to move.
-    @usableFromInline var drainPosition = 0
-    /// The table that will take over from `live`, being made ready.
-    @usableFromInline var successor: _CursorTable<Cursor>?
 
     /// Buckets of `draining` moved per insert.
     @usableFromInline static var drainedPerInsert: Int { 8 }
-    /// Buckets of `successor` made ready per insert.
+    /// Buckets of the successor made ready per insert.
     @usableFromInline static var preparedPerInsert: Int { 64 }
     /// The first table's buckets.
     @usableFromInline static var initialBucketCount: Int { 16 }
+    /// From this many buckets, a table's successor is made ready ahead of time.
+    @usableFromInline static var largeBucketCount: Int { 4_096 }
 
     @inlinable init() {}
+
+    /// The successor being made ready, for tests.
+    var successor: _CursorTable<Cursor>? { live?.successor }
 
     @inlinable func contains(_ cursor: Cursor) -> Bool {
         guard let live else { return false }
@@ -72,10 +75,10 @@
         if draining != nil { drain(upTo: Self.drainedPerInsert) }
         if table.count >= table.capacity {
             table = takeOver(from: table)
-        } else if table.count >= table.capacity / 2 {
-            let next = successor ?? _CursorTable(bucketCount: table.bucketCount * 2)
+        } else if table.bucketCount >= Self.largeBucketCount && table.count >= table.capacity / 2 {
+            let next = table.successor ?? _CursorTable(bucketCount: table.bucketCount * 2)
             next.prepare(upTo: next.preparedCount + Self.preparedPerInsert)
-            successor = next
+            table.successor = next
         }
         table.insertNew(cursor, hash: hash)
         return true
@@ -84,11 +87,11 @@
     /// The successor becomes the live table and `full` starts draining into it.
     @inlinable mutating func takeOver(from full: _CursorTable<Cursor>) -> _CursorTable<Cursor> {
         if draining != nil { drain(upTo: .max) } // never: it ended long before
-        let next = successor ?? _CursorTable(bucketCount: full.bucketCount * 2)
-        next.prepare(upTo: next.bucketCount) // nothing left to do, unless a copy dropped it
-        successor = nil
+        let next = full.successor ?? _CursorTable(bucketCount: full.bucketCount * 2)
+        next.prepare(upTo: next.bucketCount) // a small table's; a large one's is ready
+        full.successor = nil
+        full.drainPosition = 0
         draining = full
-        drainPosition = 0
         live = next
         return next
     }
@@ -96,17 +99,14 @@
     /// Moves the cursors of the next `bucketCount` buckets of `draining` into `live`.
     @inlinable mutating func drain(upTo bucketCount: Int) {
         guard let draining, let live else { return }
-        let end = bucketCount >= draining.bucketCount - drainPosition
-            ? draining.bucketCount : drainPosition + bucketCount
-        for bucket in drainPosition..<end where draining.control(bucket).pointee >= 0x80 {
+        let start = draining.drainPosition
+        let end = bucketCount >= draining.bucketCount - start ? draining.bucketCount : start + bucketCount
+        for bucket in start..<end where draining.control(bucket).pointee >= 0x80 {
             let cursor = draining.slot(bucket).pointee
             live.insertNew(cursor, hash: _CursorTable<Cursor>.hash(cursor))
         }
-        drainPosition = end
-        if end == draining.bucketCount {
-            self.draining = nil
-            drainPosition = 0
-        }
+        draining.drainPosition = end
+        if end == draining.bucketCount { self.draining = nil }
     }
 
     /// Forgets `cursor`: its page was dropped for the bound, and fetching it again is no loop.
@@ -124,15 +124,16 @@
     @inlinable mutating func makeUnique() {
         if live != nil && !isKnownUniquelyReferenced(&live) { live = live?.copy() }
         if draining != nil && !isKnownUniquelyReferenced(&draining) { draining = draining?.copy() }
-        if successor != nil && !isKnownUniquelyReferenced(&successor) { successor = nil } // made again
     }
 
-    /// The cursors held (those of a draining table not yet moved included).
-    @inlinable var count: Int {
+    /// The cursors held (those of a draining table not yet moved included), for tests.
+    var count: Int {
         guard let live else { return 0 }
         guard let draining else { return live.count }
         var notMoved = 0
-        for bucket in drainPosition..<draining.bucketCount where draining.control(bucket).pointee >= 0x80 { notMoved += 1 }
+        for bucket in draining.drainPosition..<draining.bucketCount where draining.control(bucket).pointee >= 0x80 {
+            notMoved += 1
+        }
         return live.count + notMoved
     }
 

@@ -23,6 +23,11 @@
     /// The buckets whose control bytes are cleared (and slots' memory touched): all of them once
     /// the table is ready.
     @exclusivity(unchecked) @usableFromInline var preparedCount = 0
+    /// While the table drains: the next bucket to move to the live table.
+    @exclusivity(unchecked) @usableFromInline var drainPosition = 0
+    /// While the table is live and large: the table that will take over, being made ready
+    /// (kept here, so that ``_FollowedCursors`` is two references: an idle feed pays 16 bytes).
+    @exclusivity(unchecked) @usableFromInline var successor: _CursorTable?
 
     @usableFromInline static var empty: UInt8 { 0 }
     @usableFromInline static var removed: UInt8 { 1 }
@@ -170,6 +175,7 @@
             if control >= 0x80 { copy.slot(bucket).initialize(to: slot(bucket).pointee) }
         }
         copy.count = count
-        return copy
+        copy.drainPosition = drainPosition
+        return copy // without the successor: made again when needed
     }
 }

@@ -27,12 +27,13 @@ struct FollowedCursorsTests {
         #expect(!cursors.contains(0) && cursors.live == nil && cursors.draining == nil)
     }
 
-    @Test("the successor is ready before the live table fills, and a drain ends before the next growth")
+    @Test("a large table's successor is ready before the table fills, and a drain ends before the next growth")
     func noInsertWaits() {
         var cursors = _FollowedCursors<Int>()
         for cursor in 0..<200_000 {
             if let live = cursors.live, live.count >= live.capacity {
-                #expect(cursors.successor?.isReady == true, "at \(cursor)")
+                // A large table's successor is ready; a small one's is made when it fills.
+                if live.bucketCount >= 4_096 { #expect(cursors.successor?.isReady == true, "at \(cursor)") }
                 #expect(cursors.draining == nil, "at \(cursor)")
             }
             cursors.insert(cursor)
