@@ -52,7 +52,7 @@ struct HTTPSequenceListing {
     }
 
     /// Prints each item as a numbered line as it arrives, then how the listing ended.
-    private func list<Cursor>(_ items: ItemSequence<JSONFeedItem, Cursor>, transport: CountingTransport) async -> Int32 {
+    private func list<Source: PageSource>(_ items: ItemSequence<Source>, transport: CountingTransport) async -> Int32 where Source.Item == JSONFeedItem {
         var count = 0
         do {
             for try await item in items {

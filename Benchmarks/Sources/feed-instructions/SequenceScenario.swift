@@ -51,8 +51,8 @@ func handWrittenLoop(_ source: CountingSource) async -> Int {
     return sum
 }
 
-/// The hand-written loop over the source as `any PageSource`, as a tool generic over its
-/// source writes it (the call is not inlined): what the sequences call too.
+/// The hand-written loop over the source as `any PageSource`, as a tool that keeps its source
+/// as an existential writes it (the compiler specializes it here all the same).
 func handWrittenLoop(any source: any PageSource<FeedItem, Int>) async -> Int {
     let clock = ContinuousClock()
     var sum = 0
@@ -105,6 +105,18 @@ let sequenceScenarios: [InstructionScenario] = [
     InstructionScenario(
         name: "sequence.hand-loop.two-word", iterations: 100_000,
         summary: "one item of a hand-written loop over the same source (fetch, read, follow next): the baseline"
+    ) { items in await measured { sequenceSink &+= await handWrittenLoop(CountingSource(total: items)) } },
+    InstructionScenario(
+        name: "sequence.items.two-word.1m", iterations: 1_000_000,
+        summary: "one item of source.items(...): 1,000,000 two-word items in pages of 100 (the issue's length)"
+    ) { items in await measured { sequenceSink &+= await itemSequenceLoop(CountingSource(total: items)) } },
+    InstructionScenario(
+        name: "sequence.pages.two-word.1m", iterations: 1_000_000,
+        summary: "one item read through source.pages(...), 1,000,000 items"
+    ) { items in await measured { sequenceSink &+= await pageSequenceLoop(CountingSource(total: items)) } },
+    InstructionScenario(
+        name: "sequence.hand-loop.two-word.1m", iterations: 1_000_000,
+        summary: "one item of the hand-written loop, 1,000,000 items: the baseline at that length"
     ) { items in await measured { sequenceSink &+= await handWrittenLoop(CountingSource(total: items)) } },
     InstructionScenario(
         name: "sequence.hand-loop-any.two-word", iterations: 100_000,

@@ -11,17 +11,19 @@
 /// empty-page guards, duplicates dropped by id, typed ``FeedFailure`` errors, cancellation of the
 /// fetch with the iterating task. A page is fetched when the items of the one before have all
 /// been read, and only that page is kept.
-public struct ItemSequence<Item: Sendable, Cursor: Hashable & Sendable>: AsyncSequence, Sendable {
+public struct ItemSequence<Source: PageSource>: AsyncSequence, Sendable {
+    /// The type of the source's items.
+    public typealias Item = Source.Item
     /// An item.
     public typealias Element = Item
     /// The error an iteration throws.
     public typealias Failure = FeedFailure
 
     /// The pages the items come from.
-    public let pages: PageSequence<Item, Cursor>
+    public let pages: PageSequence<Source>
 
     /// The items of `pages`, in order.
-    @inlinable public init(_ pages: PageSequence<Item, Cursor>) {
+    @inlinable public init(_ pages: PageSequence<Source>) {
         self.pages = pages
     }
 
@@ -37,12 +39,12 @@ public struct ItemSequence<Item: Sendable, Cursor: Hashable & Sendable>: AsyncSe
         /// The error an iteration throws.
         public typealias Failure = FeedFailure
 
-        @usableFromInline var pages: PageSequence<Item, Cursor>.Iterator
+        @usableFromInline var pages: PageSequence<Source>.Iterator
         /// The items of the current page, and the next one to return.
         @usableFromInline var items: [Item] = []
         @usableFromInline var index = 0
 
-        @inlinable init(pages: PageSequence<Item, Cursor>.Iterator) {
+        @inlinable init(pages: PageSequence<Source>.Iterator) {
             self.pages = pages
         }
 

@@ -17,8 +17,15 @@
 ///   ``RetryPolicy/delay(beforeRetry:after:randomUnit:)`` while attempts are left and the
 ///   ``RetryCondition`` accepts the error; a fetch that outlasts the timeout is cancelled and
 ///   fails with ``FeedError/timedOut(after:)``.
-/// - **Repeated cursor**: a page whose `next` was already fetched is returned, then the
-///   following call throws ``FeedError/repeatedCursor(_:)`` instead of looping.
+/// - **Repeated cursor**: a source that loops ends with ``FeedError/repeatedCursor(_:)`` instead
+///   of looping. A page whose `next` is one of the last 8 cursors followed (a page naming
+///   itself, or a loop of up to 8 pages) is returned, then the following call throws. A longer
+///   loop of `n` pages is caught at most `n - 1` pages after its first repeat (whatever the
+///   number of pages before it): those pages are fetched and returned again, their items left
+///   out when duplicates are dropped by id (a page left with none is not returned). A cursor
+///   followed again far back that then leads to new cursors is no loop and is followed.
+///   (A ``FeedController`` holds its pages and checks every cursor it fetched: it stops at the
+///   first repeat of any.)
 /// - **Empty pages**: an empty page that claims more is followed without being returned, up to
 ///   ``FeedConfiguration/maximumEmptyPagesFollowed`` in a row; one more throws
 ///   ``FeedError/emptyPageClaimsMore``. A page with no items (left) is never returned.
@@ -27,6 +34,11 @@
 ///
 /// The other settings of the configuration (overlap policies, refresh mode, the bound
 /// ``FeedConfiguration/maximumItems``) are a feed's and do not apply.
+///
+/// The sequence is generic over the source's type, so that the compiler can call (and inline)
+/// its `page(for:)` directly. For a source held as `any PageSource<Item, Cursor>`, make the
+/// sequence from a ``ClosurePageSource`` that asks it:
+/// `ClosurePageSource { try await source.page(for: $0) }.items()`.
 ///
 /// **Errors** are typed: a ``FeedFailure`` whose ``FeedFailure/error`` is what the source threw
 /// or a ``FeedError``, whose side is ``FeedSide/refresh`` for the first page and
@@ -40,19 +52,23 @@
 /// call until it answers; with a timeout it runs in a task of its own and the call returns at
 /// once.
 ///
-/// **Memory**: the iteration keeps the current page and the cursors it has fetched (one per
-/// page, for the repeated-cursor guard: about 14 bytes a page for `Int` cursors, 136 KB after
-/// 10,000 pages), not the pages or items already returned. Dropping
+/// **Memory**: the iteration keeps the current page, not the pages or items already returned,
+/// and for the repeated-cursor guard the last 8 cursors followed and `log2` of the pages read
+/// more (14 after 10,000 pages, 20 after a million): it does not grow with the data. Dropping
 /// duplicates keeps every id returned (one per distinct item): pass
 /// ``DuplicatePolicy/keep`` (or make the sequence without ids) when the data is too large for
 /// its ids to fit in memory.
-public struct PageSequence<Item: Sendable, Cursor: Hashable & Sendable>: AsyncSequence, Sendable {
+public struct PageSequence<Source: PageSource>: AsyncSequence, Sendable {
+    /// The type of the source's items.
+    public typealias Item = Source.Item
+    /// The type of the source's cursors.
+    public typealias Cursor = Source.Cursor
     /// A page of items.
     public typealias Element = Page<Item, Cursor>
     /// The error an iteration throws.
     public typealias Failure = FeedFailure
 
-    @usableFromInline let source: any PageSource<Item, Cursor>
+    @usableFromInline let source: Source
     @usableFromInline let startCursor: Cursor?
     @usableFromInline let configuration: FeedConfiguration
     @usableFromInline let clock: any Clock<Duration>
@@ -60,7 +76,7 @@ public struct PageSequence<Item: Sendable, Cursor: Hashable & Sendable>: AsyncSe
     @usableFromInline let makeSeenIDs: (@Sendable () -> _SeenIDs<Item>)?
 
     @inlinable init(
-        source: any PageSource<Item, Cursor>, startCursor: Cursor?, configuration: FeedConfiguration,
+        source: Source, startCursor: Cursor?, configuration: FeedConfiguration,
         clock: any Clock<Duration>, makeSeenIDs: (@Sendable () -> _SeenIDs<Item>)?
     ) {
         self.source = source
@@ -91,8 +107,8 @@ public struct PageSequence<Item: Sendable, Cursor: Hashable & Sendable>: AsyncSe
         @usableFromInline var isFinished = false
         /// A guard failure to throw on the next call, after the page that caused it.
         @usableFromInline var pendingFailure: FeedFailure?
-        /// The cursors fetched so far, for the repeated-cursor guard (the feed's own set).
-        @usableFromInline var followed = _FollowedCursors<Cursor>()
+        /// The repeated-cursor guard: the last cursors followed and `log2` of the earlier ones.
+        @usableFromInline var followed = _CursorLoopDetector<Cursor>()
         @usableFromInline let seenIDs: _SeenIDs<Item>?
 
         @inlinable init(_ sequence: PageSequence) {

@@ -10,7 +10,7 @@ extension PageSource {
     @inlinable public func pages(
         from cursor: Cursor? = nil, configuration: FeedConfiguration = .default,
         clock: any Clock<Duration> = ContinuousClock()
-    ) -> PageSequence<Item, Cursor> {
+    ) -> PageSequence<Self> {
         PageSequence(source: self, startCursor: cursor, configuration: configuration, clock: clock, makeSeenIDs: nil)
     }
 
@@ -25,7 +25,7 @@ extension PageSource {
     @inlinable public func pages<ID: Hashable & Sendable>(
         from cursor: Cursor? = nil, configuration: FeedConfiguration = .default,
         clock: any Clock<Duration> = ContinuousClock(), id: @escaping @Sendable (Item) -> ID
-    ) -> PageSequence<Item, Cursor> {
+    ) -> PageSequence<Self> {
         PageSequence(
             source: self, startCursor: cursor, configuration: configuration, clock: clock,
             makeSeenIDs: { _SeenIDs(id: id) })
@@ -36,7 +36,7 @@ extension PageSource {
     @inlinable public func items(
         from cursor: Cursor? = nil, configuration: FeedConfiguration = .default,
         clock: any Clock<Duration> = ContinuousClock()
-    ) -> ItemSequence<Item, Cursor> {
+    ) -> ItemSequence<Self> {
         ItemSequence(pages(from: cursor, configuration: configuration, clock: clock))
     }
 
@@ -45,7 +45,7 @@ extension PageSource {
     @inlinable public func items<ID: Hashable & Sendable>(
         from cursor: Cursor? = nil, configuration: FeedConfiguration = .default,
         clock: any Clock<Duration> = ContinuousClock(), id: @escaping @Sendable (Item) -> ID
-    ) -> ItemSequence<Item, Cursor> {
+    ) -> ItemSequence<Self> {
         ItemSequence(pages(from: cursor, configuration: configuration, clock: clock, id: id))
     }
 }
@@ -57,7 +57,7 @@ extension PageSource where Item: Identifiable, Item.ID: Sendable {
     @inlinable public func pages(
         from cursor: Cursor? = nil, configuration: FeedConfiguration = .default,
         clock: any Clock<Duration> = ContinuousClock()
-    ) -> PageSequence<Item, Cursor> {
+    ) -> PageSequence<Self> {
         pages(from: cursor, configuration: configuration, clock: clock, id: { $0.id })
     }
 
@@ -66,7 +66,7 @@ extension PageSource where Item: Identifiable, Item.ID: Sendable {
     @inlinable public func items(
         from cursor: Cursor? = nil, configuration: FeedConfiguration = .default,
         clock: any Clock<Duration> = ContinuousClock()
-    ) -> ItemSequence<Item, Cursor> {
+    ) -> ItemSequence<Self> {
         ItemSequence(pages(from: cursor, configuration: configuration, clock: clock))
     }
 }

@@ -179,16 +179,79 @@ struct PageSequenceTests {
         #expect(source.requests.count == 3)
     }
 
-    @Test("a cursor repeated after thousands of pages is caught, while the cursor set grows",
-          arguments: [1, 17, 64, 65, 129, 1_537, 2_999, 3_000])
+    @Test("a loop after 3,000 pages: of up to 8 pages caught at its first repeat, a longer one less than a loop later",
+          arguments: [1, 17, 64, 65, 129, 1_537, 2_992, 2_993, 2_999, 3_000])
     func repeatedCursorAfterManyPages(repeated: Int) async {
         let numbers = ScriptedPageSource<Int, Int>(responder: { request in
             let cursor = request.cursor ?? 0
             return .page([cursor], next: cursor < 3_000 ? cursor + 1 : repeated)
         })
         let (items, failure) = await readAll(numbers.items(clock: clock))
-        #expect(items == Array(0...3_000))
-        #expect(failure == FeedFailure(error: FeedError.repeatedCursor("\(repeated)"), side: .loadMore, attempt: 1))
+        let loop = 3_001 - repeated // cursors repeated...3_000, again and again
+        #expect(Array(items.prefix(3_001)) == Array(0...3_000))
+        // Past the first repeat, the pages fetched again are the loop's, in order, fewer than a loop.
+        let again = Array(items.dropFirst(3_001))
+        #expect(again == (0..<again.count).map { repeated + $0 % loop })
+        #expect(loop > 8 ? again.count < loop : again.isEmpty, "\(again.count) items again, loop of \(loop)")
+        // The error names the cursor that the last page returned names, one fetched before.
+        let named = items.last.map { $0 < 3_000 ? $0 + 1 : repeated } ?? -1
+        #expect(failure == FeedFailure(error: FeedError.repeatedCursor("\(named)"), side: .loadMore, attempt: 1))
+    }
+
+    @Test("loops of 1 and 2 pages, and of 2 pages after 100,000, stop at their first repeat")
+    func shortLoops() async {
+        // The first page (cursor nil) holds 0 and names 1; page c names c + 1 up to
+        // `tail + loop`, whose page names `tail + 1`.
+        for (tail, loop) in [(0, 1), (5, 1), (0, 2), (5, 2), (100_000, 2)] {
+            let numbers = ScriptedPageSource<Int, Int>(responder: { request in
+                let cursor = request.cursor ?? 0
+                return .page([cursor], next: cursor < tail + loop ? cursor + 1 : tail + 1)
+            })
+            let (items, failure) = await readAll(numbers.items(clock: clock))
+            #expect(items == Array(0...(tail + loop)), "tail \(tail), loop \(loop)")
+            #expect(failure?.error as? FeedError == .repeatedCursor("\(tail + 1)"))
+        }
+    }
+
+    @Test("a long loop without ids: its items come again, fewer than a loop, then repeatedCursor")
+    func longLoopRepeatsItems() async {
+        // Pages 0...99, then page 99 names page 10 (a loop of 90 pages).
+        let numbers = ScriptedPageSource<Int, Int>(responder: { request in
+            let cursor = request.cursor ?? 0
+            return .page([cursor * 2, cursor * 2 + 1], next: cursor < 99 ? cursor + 1 : 10)
+        })
+        let (pages, failure) = await readAll(numbers.pages(clock: clock))
+        #expect(pages.prefix(100).map(\.items) == (0..<100).map { [$0 * 2, $0 * 2 + 1] })
+        let again = pages.dropFirst(100).map { $0.items[0] / 2 }
+        #expect(!again.isEmpty && again.count < 90)
+        #expect(again == Array(10..<(10 + again.count)))
+        #expect(failure?.error as? FeedError == .repeatedCursor("\(again.last.map { $0 + 1 } ?? -1)"))
+        #expect(numbers.requests.count == 100 + again.count)
+    }
+
+    @Test("a long loop with ids: nothing is returned twice (pages of duplicates are skipped), then repeatedCursor")
+    func longLoopWithIDs() async {
+        let source = PostSource(responder: { request in
+            let cursor = request.cursor ?? 0
+            return .page(posts((cursor * 2)..<(cursor * 2 + 2)), next: cursor < 99 ? cursor + 1 : 10)
+        })
+        let (items, failure) = await readAll(source.items(configuration: configuration(pageSize: 2), clock: clock))
+        #expect(items.map(\.id) == Array(0..<200))
+        #expect(failure?.error as? FeedError == FeedError.repeatedCursor("\((source.requests.last?.cursor ?? -1) + 1)"))
+        #expect(source.requests.count > 100 && source.requests.count < 190)
+    }
+
+    @Test("a cursor fetched again far back, then new cursors, is no loop: followed (a feed stops there)")
+    func farRepeatFollowed() async {
+        // Pages 0...1_000 (page 1_000 names page 5 again); page 5 the second time names 1_001, the last.
+        let numbers = ScriptedPageSource<Int, Int>()
+        numbers.enqueue(.page([0], next: 1))
+        for cursor in 1..<1_000 { numbers.enqueue(.page([cursor], next: cursor + 1)) }
+        numbers.enqueue(.page([1_000], next: 5), .page([5], next: 1_001), .page([1_001], next: nil))
+        let (items, failure) = await readAll(numbers.items(clock: clock))
+        #expect(items == Array(0...1_000) + [5, 1_001])
+        #expect(failure == nil)
+        #expect(numbers.requests.map(\.cursor).suffix(3) == [1_000, 5, 1_001])
     }
 
     @Test("a first page whose next is the cursor it was fetched with stops at once")
