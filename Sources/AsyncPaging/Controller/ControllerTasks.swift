@@ -185,7 +185,8 @@
 
     /// Cancels and forgets whatever runs.
     @inlinable func cancelAll() {
-        let all = running.withLock { $0.removeAll() }
+        // No array when nothing runs (a controller released idle).
+        let all = running.withLock { $0.firstLoadID == 0 && $0.others.isEmpty ? [] : $0.removeAll() }
         for tasks in all {
             tasks.fetch?.cancel()
             tasks.timer?.cancel()
