@@ -251,7 +251,8 @@ public final actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable,
     @inlinable public func withSession<Value: Sendable>(
         for key: Key, _ body: (FeedController<Item, Cursor>) async throws -> Value
     ) async throws -> Value {
-        let controller = try await acquire(key, hold: true)
+        let controller: FeedController<Item, Cursor>
+        if let open = usedIfOpen(key, hold: true) { controller = open } else { controller = try await acquire(key, hold: true) }
         let result: Value
         do {
             result = try await body(controller)
@@ -274,7 +275,8 @@ public final actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable,
     /// - Throws: ``FeedSessionRegistryError`` when the session is refused or its restore
     ///   failed.
     @inlinable public func openController(for key: Key) async throws(FeedSessionRegistryError) -> FeedController<Item, Cursor> {
-        try await acquire(key, hold: false)
+        if let controller = usedIfOpen(key, hold: false) { return controller }
+        return try await acquire(key, hold: false)
     }
 
     /// The controller of session `key`, as ``openController(for:)`` answers it; when the
@@ -282,6 +284,7 @@ public final actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable,
     /// quota, a store failure) or the registry is closed, a controller that is closed at once
     /// and kept nowhere, so a late or refused request gets a closed feed rather than a trap.
     @inlinable public func controller(for key: Key) async -> FeedController<Item, Cursor> {
+        if let controller = usedIfOpen(key, hold: false) { return controller }
         do {
             return try await acquire(key, hold: false)
         } catch {
@@ -356,14 +359,19 @@ public final actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable,
 
     // MARK: Acquiring
 
+    /// The controller of session `key` when it is open (now the most recently used; held when
+    /// `hold`), without a suspension: the path of most requests.
+    @inlinable func usedIfOpen(_ key: Key, hold: Bool) -> FeedController<Item, Cursor>? {
+        guard !isClosed, let index = slotOfKey[key], let controller = controllers[index] else { return nil }
+        touch(index)
+        if hold { slots[index].holds += 1 }
+        return controller
+    }
+
     @inlinable func acquire(_ key: Key, hold: Bool) async throws(FeedSessionRegistryError) -> FeedController<Item, Cursor> {
         while true {
             if isClosed { throw .closed }
-            if let index = slotOfKey[key], let controller = controllers[index] {
-                touch(index)
-                if hold { slots[index].holds += 1 }
-                return controller
-            }
+            if let controller = usedIfOpen(key, hold: hold) { return controller }
             if opening[key] != nil {
                 // Being opened by another caller: wait, then look again (it is open, or its
                 // restore failed and this caller tries).
