@@ -79,17 +79,6 @@ public final actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable,
         }
     }
 
-    /// Who a session is: its key and owner.
-    @usableFromInline struct SessionIdentity: Sendable {
-        @usableFromInline let key: Key
-        @usableFromInline let owner: String?
-
-        @inlinable init(key: Key, owner: String?) {
-            self.key = key
-            self.owner = owner
-        }
-    }
-
     /// How long a session may go unused before it is closed, or nil for never.
     public nonisolated let idleTimeout: Duration?
     /// How many sessions may be open at once, or nil for no limit.
@@ -106,8 +95,9 @@ public final actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable,
     /// The time elapsed on ``clock`` since the registry was made.
     @usableFromInline let elapsed: @Sendable () -> Duration
 
-    // The sessions: at an index of three arrays (its place in the order of use, its controller,
-    // its key and owner; freed indices reused), found by key, linked in order of use;
+    // The sessions: at an index of the arrays (its place in the order of use, its controller,
+    // its key, and its owner when there is a quota; freed indices reused), found by key, linked
+    // in order of use;
     // and the sessions being restored from the store (`opening`: counted against the limits,
     // joined by other callers for the same key).
     //
@@ -120,7 +110,8 @@ public final actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable,
     #if DEBUG
     @usableFromInline var slots: [Slot] = []
     @usableFromInline var controllers: [FeedController<Item, Cursor>?] = []
-    @usableFromInline var identities: [SessionIdentity?] = []
+    @usableFromInline var sessionKeys: [Key?] = []
+    @usableFromInline var owners: [String?] = []
     @usableFromInline var freeSlots: [Int] = []
     @usableFromInline var slotOfKey: [Key: Int] = [:]
     @usableFromInline var leastRecent = Slot.none
@@ -132,7 +123,8 @@ public final actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable,
     #else
     @exclusivity(unchecked) @usableFromInline var slots: [Slot] = []
     @exclusivity(unchecked) @usableFromInline var controllers: [FeedController<Item, Cursor>?] = []
-    @exclusivity(unchecked) @usableFromInline var identities: [SessionIdentity?] = []
+    @exclusivity(unchecked) @usableFromInline var sessionKeys: [Key?] = []
+    @exclusivity(unchecked) @usableFromInline var owners: [String?] = []
     @exclusivity(unchecked) @usableFromInline var freeSlots: [Int] = []
     @exclusivity(unchecked) @usableFromInline var slotOfKey: [Key: Int] = [:]
     @exclusivity(unchecked) @usableFromInline var leastRecent = Slot.none
@@ -347,8 +339,8 @@ public final actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable,
         var keys: [Key] = []
         keys.reserveCapacity(slotOfKey.count)
         var index = leastRecent
-        while index != Slot.none, let identity = identities[index] {
-            keys.append(identity.key)
+        while index != Slot.none, let key = sessionKeys[index] {
+            keys.append(key)
             index = slots[index].newer
         }
         return keys
@@ -466,18 +458,19 @@ public final actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable,
 
     @inlinable func insert(_ key: Key, _ controller: FeedController<Item, Cursor>, owner: String?, hold: Bool) {
         let slot = Slot(lastUsed: elapsed(), holds: hold ? 1 : 0)
-        let identity = SessionIdentity(key: key, owner: owner)
         let index: Int
         if let free = freeSlots.popLast() {
             index = free
             slots[index] = slot
             controllers[index] = controller
-            identities[index] = identity
+            sessionKeys[index] = key
+            if self.owner != nil { owners[index] = owner }
         } else {
             index = slots.count
             slots.append(slot)
             controllers.append(controller)
-            identities.append(identity)
+            sessionKeys.append(key)
+            if self.owner != nil { owners.append(owner) }
         }
         slotOfKey[key] = index
         if let owner { sessionsOfOwner[owner, default: 0] += 1 }
@@ -524,11 +517,11 @@ public final actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable,
     @inlinable func detach(_ index: Int) -> (key: Key, controller: FeedController<Item, Cursor>) {
         unlink(index)
         let controller = controllers[index].take()!
-        let identity = identities[index].take()!
+        let key = sessionKeys[index].take()!
         freeSlots.append(index)
-        slotOfKey[identity.key] = nil
-        if let owner = identity.owner { decrementOwner(owner) }
-        return (identity.key, controller)
+        slotOfKey[key] = nil
+        if self.owner != nil, let owner = owners[index].take() { decrementOwner(owner) }
+        return (key, controller)
     }
 
     /// Whether session `index` is in use: held by a caller, or one of its loads runs.
