@@ -75,8 +75,11 @@ while IFS=$'\t' read -r name iterations _; do
     printf '%-44s %12s instructions, %6s allocations per iteration\n' "$name" "$((total / iterations))" "$mallocs"
 done < <("$WORK/feed-instructions" list)
 
-# Heap figures: one run, every thread's allocations in one arena.
-[ -n "${ONLY:-}" ] || MALLOC_ARENA_MAX=1 "$WORK/feed-instructions" bytes | while IFS=$'\t' read -r key value; do
+# Heap figures: one run, every thread's allocations in one arena, and no allocation served by
+# mmap: glibc's bytes in use (mallinfo2's uordblks) leave out mmapped chunks, which large tables
+# and arrays get (from 128 KiB up, the threshold moving with frees), so without this a feed's
+# large blocks were counted or not depending on what had been freed before.
+[ -n "${ONLY:-}" ] || MALLOC_ARENA_MAX=1 MALLOC_MMAP_MAX_=0 "$WORK/feed-instructions" bytes | while IFS=$'\t' read -r key value; do
     printf '%s\t1\t%s\n' "bytes.$key" "$value" >> "$OUT"
     printf '%-44s %12.2f\n' "bytes.$key" "$value"
 done

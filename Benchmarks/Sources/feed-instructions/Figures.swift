@@ -67,6 +67,8 @@ func bytesFigures(quick: Bool) async {
     withExtendedLifetime(array) {}
     await boundedBytesFigures(quick: quick)
     await sequenceBytesFigures(quick: quick)
+    await restoreBytesFigures(quick: quick)
+    await tenMillionBytesFigures(quick: quick)
     await registryBytesFigures(quick: quick)
 }
 

@@ -177,6 +177,8 @@ let allScenarios: [InstructionScenario] = {
     scenarios += editScenarios
     scenarios += sessionScenarios
     scenarios += sequenceScenarios
+    scenarios += restoreScenarios
+    scenarios += identityScenarios
     return scenarios
 }()
 

@@ -9,7 +9,7 @@ import Glibc
 //                                   its measured loop is counted. FEED_ITERATIONS=n overrides the
 //                                   scenario's count (for profiling: two counts tell a cost paid
 //                                   once per process from one paid per iteration)
-//   feed-instructions bytes         heap figures (run with MALLOC_ARENA_MAX=1)
+//   feed-instructions bytes         heap figures (run with MALLOC_ARENA_MAX=1 MALLOC_MMAP_MAX_=0)
 //   feed-instructions growth        wall clock: slowest ÷ median page growing to 1M items
 //   feed-instructions sessions      wall clock: new sessions per second below and at a
 //                                   FeedSessionRegistry's cap, 1k/10k/100k (issue 23)

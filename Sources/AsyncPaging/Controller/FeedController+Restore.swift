@@ -25,7 +25,7 @@ extension FeedController {
     ///   restored. Every rule of the controller keeps them one list (the bound, head merges,
     ///   edits and restores included), so this is a report of a bug, never a state that is
     ///   silently lost.
-    public func exportState(
+    @inlinable public func exportState(
         anchorIndex: Int? = nil, savedBy clock: any EpochClock = WallClock()
     ) throws(FeedStateError) -> FeedState<Item, Cursor>? {
         let records = inMachine { machine in
@@ -57,7 +57,7 @@ extension FeedController {
                     items.append(edits.replacement(at: position) ?? contents[index])
                 }
             } else {
-                for index in storeIndex..<(storeIndex + count) { items.append(contents[index]) }
+                contents._append(storeIndex..<(storeIndex + count), to: &items)
             }
             storeIndex += count
             exported += items.count
@@ -85,9 +85,37 @@ extension FeedController {
     /// guard and the items' ids into the duplicate filter. Duplicates are dropped as a load
     /// drops them (the first stays). Returns the anchor as an index of the restored list: the
     /// anchor item's, or the next kept item's when the anchor was a dropped duplicate.
+    ///
+    /// Every item goes into the store first, then the duplicate filter records their ids in
+    /// one pass over a table made to their number (``_IdentityFilter/recordAll(in:)``). Only a
+    /// state with repeated ids (never one a controller exported: its filter dropped them) is
+    /// restored page by page, as a load records it, dropping the later duplicates.
     @inlinable static func _restore(
         _ state: FeedState<Item, Cursor>, into machine: inout Machine, store: inout ItemStore<Item>,
         identities: _IdentityFilter<Item>?
+    ) -> Int? {
+        for page in state.pages { store.append(contentsOf: page.items) }
+        if identities?.recordAll(in: store.contents) ?? true {
+            var records: [_PageRecord<Cursor>] = []
+            records.reserveCapacity(state.pages.count)
+            for (index, page) in state.pages.enumerated() {
+                records.append(_PageRecord(
+                    itemCount: page.items.count, previous: page.previous, next: page.next,
+                    fetchedWith: FeedState<Item, Cursor>.fetchedCursor(ofPageAt: index, in: state.pages)))
+            }
+            machine.restore(pages: records)
+            guard let anchor = state.anchorIndex, store.count > 0 else { return nil }
+            return Swift.min(anchor, store.count - 1)
+        }
+        store = ItemStore()
+        return _restoreDroppingDuplicates(state, into: &machine, store: &store, identities: identities!)
+    }
+
+    /// ``_restore(_:into:store:identities:)`` of a state with repeated ids: page by page, the
+    /// later duplicates dropped as a load drops them. Out of line: rare.
+    @inlinable @inline(never) static func _restoreDroppingDuplicates(
+        _ state: FeedState<Item, Cursor>, into machine: inout Machine, store: inout ItemStore<Item>,
+        identities: _IdentityFilter<Item>
     ) -> Int? {
         var records: [_PageRecord<Cursor>] = []
         records.reserveCapacity(state.pages.count)
@@ -95,24 +123,17 @@ extension FeedController {
         var restoredAnchor: Int?
         for (index, page) in state.pages.enumerated() {
             let countBefore = store.count
-            if let identities {
-                if let anchor = state.anchorIndex, restoredAnchor == nil, anchor < exportedOffset + page.items.count {
-                    // Split at the anchor to learn how many kept items come before it.
-                    let before = identities.recordNew(
-                        Array(page.items[..<(anchor - exportedOffset)]), at: .end, in: store.contents).kept
-                    restoredAnchor = countBefore + before.count
-                    store.append(contentsOf: before)
-                    let after = identities.recordNew(
-                        Array(page.items[(anchor - exportedOffset)...]), at: .end, in: store.contents).kept
-                    store.append(contentsOf: after)
-                } else {
-                    store.append(contentsOf: identities.recordNew(page.items, at: .end, in: store.contents).kept)
-                }
+            if let anchor = state.anchorIndex, restoredAnchor == nil, anchor < exportedOffset + page.items.count {
+                // Split at the anchor to learn how many kept items come before it.
+                let before = identities.recordNew(
+                    Array(page.items[..<(anchor - exportedOffset)]), at: .end, in: store.contents).kept
+                restoredAnchor = countBefore + before.count
+                store.append(contentsOf: before)
+                let after = identities.recordNew(
+                    Array(page.items[(anchor - exportedOffset)...]), at: .end, in: store.contents).kept
+                store.append(contentsOf: after)
             } else {
-                if let anchor = state.anchorIndex, restoredAnchor == nil, anchor < exportedOffset + page.items.count {
-                    restoredAnchor = anchor
-                }
-                store.append(contentsOf: page.items)
+                store.append(contentsOf: identities.recordNew(page.items, at: .end, in: store.contents).kept)
             }
             exportedOffset += page.items.count
             records.append(_PageRecord(
@@ -130,7 +151,7 @@ extension FeedController where Item: Identifiable {
     /// UI shows at the top, found by a linear search of the list (O(items)); an id not in the
     /// list saves no anchor.
     /// - Throws: ``FeedStateError``, as ``exportState(anchorIndex:savedBy:)`` does.
-    public func exportState(
+    @inlinable public func exportState(
         anchorID: Item.ID?, savedBy clock: any EpochClock = WallClock()
     ) throws(FeedStateError) -> FeedState<Item, Cursor>? {
         // Searched in the list as shown (edits included), which is the exported list; without

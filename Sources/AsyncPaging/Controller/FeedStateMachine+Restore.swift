@@ -12,6 +12,7 @@ extension FeedStateMachine {
     /// Called on a new machine only, before any request.
     @inlinable mutating func restore(pages records: [_PageRecord<Cursor>]) {
         guard let first = records.first, let last = records.last else { return }
+        if !configuration.allowsCursorReuse { followedCursors.reserveCapacity(records.count) }
         for record in records {
             if keepsPages { pages.append(record) }
             if let cursor = record.fetchedWith, !configuration.allowsCursorReuse { followedCursors.insert(cursor) }

@@ -81,4 +81,11 @@
     @inlinable mutating func removeAll() {
         self = _FollowedCursors()
     }
+
+    /// Makes room for `count` more cursors in the live set at once (a restore inserts every
+    /// page's cursor in one go: no growth or copy along the way).
+    @inlinable mutating func reserveCapacity(_ count: Int) {
+        guard draining.isEmpty else { return }
+        live.reserveCapacity(live.count + count)
+    }
 }

@@ -40,7 +40,7 @@ public struct FeedState<Item: Sendable, Cursor: Hashable & Sendable>: Sendable {
     ///   - savedAt: When the state was saved, on an ``EpochClock``. A time beyond ±`Int64.max`
     ///     seconds (which the JSON shape cannot hold) is saturated to that.
     /// - Throws: ``FeedStateError`` when the pages are not one list that can be restored.
-    public init(
+    @inlinable public init(
         pages: [Page<Item, Cursor>], generation: UInt64 = 1, anchorIndex: Int? = nil, savedAt: Duration? = nil
     ) throws(FeedStateError) {
         guard !pages.isEmpty else { throw .noPages }
@@ -95,7 +95,7 @@ public struct FeedState<Item: Sendable, Cursor: Hashable & Sendable>: Sendable {
     /// The cursor page `index` of `pages` was fetched with, as a restore takes it: the `next`
     /// of the page before; for the first page, the `previous` of the second (`nil`: none known,
     /// the first page of the data or a single page).
-    @usableFromInline static func fetchedCursor(ofPageAt index: Int, in pages: [Page<Item, Cursor>]) -> Cursor? {
+    @inlinable static func fetchedCursor(ofPageAt index: Int, in pages: [Page<Item, Cursor>]) -> Cursor? {
         if index > 0 { return pages[index - 1].next }
         return pages.count > 1 ? pages[1].previous : nil
     }

@@ -36,8 +36,12 @@
                     for position in 0..<batch {
                         (base + offset + position).initialize(to: source[items.count - 1 - copied - position])
                     }
-                } else {
+                } else if _isPOD(Item.self) {
                     (base + offset).initialize(from: source + copied, count: batch)
+                } else {
+                    // Item by item in the specialized code: `initialize(from:count:)` copies a
+                    // type with references through the runtime (a value-witness call per item).
+                    for position in 0..<batch { (base + offset + position).initialize(to: source[copied + position]) }
                 }
                 initialized.pointee += batch
             }

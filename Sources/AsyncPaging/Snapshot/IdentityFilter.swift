@@ -25,6 +25,8 @@ struct _IdentityFilter<Item: Sendable> {
     @usableFromInline enum _ItemOperation { case find, remove(position: Int) }
     @usableFromInline enum _WholeOperation {
         case removeAll, count, remove(Range<Int>, skipping: [Int])
+        /// Records every item of the store into the empty index at once (a restore).
+        case recordAll
         /// The position of the id (of the index's key type, or it is not found).
         case positionOfID(Any)
         /// The index of the first of the items whose id is recorded or repeats an earlier one's.
@@ -114,6 +116,15 @@ struct _IdentityFilter<Item: Sendable> {
 
     /// Forgets every id and frees the index's tables.
     @inlinable func removeAll() { _ = _onWhole(.removeAll, .empty) }
+
+    /// Records the ids of every item of `contents` into the filter, which must hold none (a
+    /// restore: the items went into the store first), in one pass over a table made to their
+    /// number: no growth, no moves. `true` when their ids are distinct; `false` when two items
+    /// share an id, and then nothing is recorded (the caller records the items page by page
+    /// with ``recordNew(_:at:in:)``, which drops the later duplicates).
+    @inlinable func recordAll(in contents: ItemStoreContents<Item>) -> Bool {
+        _onWhole(.recordAll, contents) < 0
+    }
 
     /// The number of ids recorded.
     @inlinable var count: Int { _onWhole(.count, .empty) }
@@ -219,6 +230,11 @@ struct _IdentityFilter<Item: Sendable> {
         case .removeAll:
             index.removeAll()
             return 0
+        case .recordAll:
+            let keys = _StoreKeys(
+                contents: contents, page: [], base: contents.counts.logicalOffset, pageFrom: 0, storeFrom: 0,
+                identity: identity)
+            return index._recordAll(count: contents.count, keys: keys)
         case .count:
             return index.count
         case .positionOfID(let id):

@@ -139,6 +139,14 @@ class _IdentityIndex<Key: Hashable> {
     /// Removes every key and frees the tables.
     @inlinable final func removeAll() { _state.pointee.removeAll() }
 
+    /// Records the keys of the `count` live items from `keys.base` up into the index, which
+    /// must be empty, in one pass over a table made to size (see
+    /// ``_IdentityIndexState/_recordAll(count:keys:)``). Returns `-1`, or the relative position
+    /// of the first key that repeats an earlier one (then the index is left empty).
+    @inlinable final func _recordAll(count: Int, keys: some _IdentityKeys<Key>) -> Int {
+        _state.pointee._recordAll(count: count, keys: keys)
+    }
+
     /// How many buckets of the draining table each insert moves over.
     @inlinable static var _bucketsDrainedPerInsert: Int { _IdentityIndexState<Key>._bucketsDrainedPerInsert }
 
@@ -153,7 +161,7 @@ class _IdentityIndex<Key: Hashable> {
 @usableFromInline
 struct _IdentityIndexState<Key: Hashable> {
     /// How many buckets of the draining table each insert moves over (see the type's notes).
-    @usableFromInline static var _bucketsDrainedPerInsert: Int { 8 }
+    @usableFromInline static var _bucketsDrainedPerInsert: Int { 32 }
     /// How many buckets of the next table each insert makes ready (see the type's notes).
     @usableFromInline static var _bucketsPreparedPerInsert: Int { 64 }
     /// The bucket count of the first table (holds 36 keys: a default page of 20 fits).
@@ -195,9 +203,9 @@ struct _IdentityIndexState<Key: Hashable> {
     /// The number of keys.
     @inlinable var count: Int { _live.count + _draining.count }
 
-    /// `key.hashValue` (the standard library's seeded hash) through the requirement it is made
-    /// of, which specialized code calls directly (`hashValue` is an out-of-line getter).
-    @inlinable @inline(__always) static func hash(_ key: Key) -> Int { key._rawHashValue(seed: 0) }
+    /// The hash of `key` (``_IdentityHash``): a seeded mix for integer ids, the standard
+    /// library's seeded hash otherwise.
+    @inlinable @inline(__always) static func hash(_ key: Key) -> Int { _IdentityHash.hash(key) }
 
     /// Whether `key` is in the index.
     @inlinable func contains(_ key: Key, keys: some _IdentityKeys<Key>) -> Bool {
@@ -304,6 +312,40 @@ struct _IdentityIndexState<Key: Hashable> {
     @inlinable mutating func renumber(base: Int, _ newPosition: (Int) -> Int) {
         _live.renumber(base: base, newPosition)
         if _draining.count > 0 { _draining.renumber(base: base, newPosition) }
+    }
+
+    /// Records the keys of the `count` live items from `keys.base` up into the empty index
+    /// (a restore, whose items are in the store already): one table of the size the growths
+    /// would have reached for them (the first of 48 · 2^k buckets at most three quarters full),
+    /// zeroed once; each key is hashed and probed once, and stored where its probe ends. No
+    /// growth, no draining, no next table made ahead, no tombstones. A repeated key ends the pass:
+    /// returns its relative position and leaves the index empty; else `-1`.
+    @inlinable mutating func _recordAll(count keyCount: Int, keys: some _IdentityKeys<Key>) -> Int {
+        precondition(count == 0, "recording every key into an index that holds some")
+        removeAll()
+        guard keyCount > 0 else { return -1 }
+        var bucketCount = Self._initialBucketCount
+        while keyCount > bucketCount / 4 * 3 { bucketCount *= 2 }
+        let needed = Self.bits(toHold: keyCount)
+        precondition(needed <= 31, "the duplicate filter holds positions spanning fewer than 2^31 items")
+        _positionBitsFloor = Swift.max(_positionBitsFloor, needed)
+        var table = _IdentityIndexTable(bucketCount: bucketCount, positionBits: positionBits(forBuckets: bucketCount))
+        let base = keys.base
+        // The seed once, not through its lazy global's accessor per key.
+        let seed = _identityHashSeed
+        for relative in 0..<keyCount {
+            let key = keys.key(at: relative)
+            let hash = _IdentityHash.hash(key, seed: seed)
+            let (found, empty, displacement) = table.probe(key, hash: hash, keys: keys)
+            if found {
+                table.destroy()
+                removeAll()
+                return relative
+            }
+            table.store(hash: hash, position: base &+ relative, at: empty, displacement: displacement)
+        }
+        _live = table
+        return -1
     }
 
     /// Removes every key and frees the tables.

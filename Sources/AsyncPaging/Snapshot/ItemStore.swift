@@ -142,6 +142,40 @@
         }
     }
 
+    /// Appends the items at `indices` to `items`, in order, a chunk's stretch at a time (an
+    /// export: no position look-up per item).
+    @inlinable func _append(_ indices: Range<Int>, to items: inout [Item]) {
+        precondition(indices.lowerBound >= 0 && indices.upperBound <= count, "indices \(indices) out of range 0..<\(count)")
+        var index = indices.lowerBound
+        // The front run holds its items nearest first: read backwards.
+        while index < Swift.min(indices.upperBound, frontCount) {
+            let (chunkIndex, offset) = ChunkLayout.locate(frontUpper - 1 - index)
+            let batch = Swift.min(offset + 1, Swift.min(indices.upperBound, frontCount) - index)
+            front.unsafelyUnwrapped.withUnsafeMutablePointers { header, chunks in
+                chunks[chunkIndex - header.pointee.firstChunk].withUnsafeMutablePointerToElements { base in
+                    for position in stride(from: offset, to: offset - batch, by: -1) { items.append(base[position]) }
+                }
+            }
+            index += batch
+        }
+        while index < indices.upperBound {
+            let (chunkIndex, offset) = ChunkLayout.locate(backOffset + index)
+            let batch = Swift.min(ChunkLayout.capacity(ofChunk: chunkIndex) - offset, indices.upperBound - index)
+            back.unsafelyUnwrapped.withUnsafeMutablePointers { header, chunks in
+                chunks[chunkIndex - header.pointee.firstChunk].withUnsafeMutablePointerToElements { base in
+                    if _isPOD(Item.self) {
+                        items.append(contentsOf: UnsafeBufferPointer(start: base + offset, count: batch))
+                    } else {
+                        // Specialized copies: `append(contentsOf:)` copies a type with
+                        // references through the runtime (a value-witness call per item).
+                        for position in offset..<offset + batch { items.append(base[position]) }
+                    }
+                }
+            }
+            index += batch
+        }
+    }
+
     /// What changed between `older`, a view of the same store, and this one.
     @inlinable func change(since older: ItemStoreContents) -> FeedChange {
         counts.change(since: older.counts)

@@ -195,6 +195,80 @@ struct IdentityFilterTests {
         #expect(store.index.count == 0)
     }
 
+    @Test(
+        "a restore records every key at once, in the table growth would have reached; inserts, removals and growths go on from it",
+        arguments: [(0, 0), (1, 7), (36, -3), (37, 65_536 - 11), (5_000, 4_294_967_296 - 2_000), (73_728, -1), (73_729, Int.max - 80_000)])
+    func recordsAllAtOnce(count: Int, start: Int) {
+        let store = ModelStore<Int>(start: start)
+        #expect(store.fillAtOnce(Array(0..<count)) == -1)
+        #expect(store.index.count == count)
+        #expect(!store.index._isGrowing)
+        #expect(store.index._nextTable.bucketCount == 0)
+        var buckets = 48
+        while count > buckets / 4 * 3 { buckets *= 2 }
+        #expect(store.index._bucketCount == (count == 0 ? 0 : buckets))
+        #expect((0..<count).allSatisfy { store.contains($0) })
+        #expect(!store.contains(count) && !store.contains(-1))
+        #expect(store.positionsAreRight())
+        // Then as a loaded index: repeats refused, new keys through growths, removals at both ends.
+        if count > 0 { #expect(!store.append(count / 2)) }
+        for key in count..<count + 60_000 { #expect(store.append(key), "key \(key)") }
+        for key in stride(from: 0, to: count + 60_000, by: 7) { #expect(store.remove(key), "key \(key)") }
+        _ = store.dropFirst(100)
+        _ = store.dropLast(100)
+        #expect(store.positionsAreRight())
+        #expect(store.index.count == store.positions.count)
+        #expect(store.positions.keys.allSatisfy { store.contains($0) })
+    }
+
+    @Test("a repeated key ends the one-pass record: its position is returned and the index is left empty")
+    func recordAllFindsRepeats() {
+        for keys in [[1, 2, 1], [5, 5], Array(0..<10_000) + [9_999], [3] + Array(10..<20_000) + [3]] {
+            let store = ModelStore<Int>(start: 12)
+            #expect(store.fillAtOnce(keys) == keys.count - 1, "\(keys.count) keys")
+            #expect(store.index.count == 0)
+            #expect(store.index._bucketCount == 0)
+        }
+        // Colliding hashes (SipHash, long probe runs): a repeat among them is found too.
+        let colliding = (0..<4_000).map { CollidingKey(value: $0) }
+        let store = ModelStore<CollidingKey>()
+        #expect(store.fillAtOnce(colliding + [CollidingKey(value: 2_001)]) == 4_000)
+        let clean = ModelStore<CollidingKey>(start: -40)
+        #expect(clean.fillAtOnce(colliding) == -1)
+        #expect(colliding.allSatisfy { clean.contains($0) })
+        #expect(clean.positionsAreRight())
+        for key in colliding where key.value % 3 == 0 { #expect(clean.remove(key)) }
+        #expect(colliding.allSatisfy { clean.contains($0) == ($0.value % 3 != 0) })
+    }
+
+    @Test("integer ids hash by a seeded mix: equal ids alike, distinct ids apart, buckets and tags evenly used")
+    func integerHash() {
+        #expect(_IdentityHash.hash(42) == _IdentityHash.hash(42))
+        #expect(_IdentityHash.hash(Int64(42)) == _IdentityHash.hash(42))
+        #expect(_IdentityHash.hash(UInt64(42)) == _IdentityHash.hash(42))
+        #expect(_IdentityHash.hash(UInt(42)) == _IdentityHash.hash(42))
+        #expect(_IdentityHash.hash(Int32(-5)) == _IdentityHash.hash(UInt32(bitPattern: -5)))
+        #expect(_IdentityHash.hash("42") == "42"._rawHashValue(seed: 0), "other types keep the standard library's hash")
+        // Consecutive ids (what databases hand out): no two hashes alike, and the top bits
+        // (the bucket) and the low bits (the tag) spread evenly.
+        let count = 1 << 16
+        var hashes = Set<Int>()
+        var buckets = [Int](repeating: 0, count: 64)
+        var tags = [Int](repeating: 0, count: 8)
+        for id in 0..<count {
+            let hash = _IdentityHash.hash(id)
+            hashes.insert(hash)
+            buckets[Int(UInt64(UInt(bitPattern: hash)) >> 58)] += 1
+            tags[hash & 7] += 1
+        }
+        #expect(hashes.count == count)
+        #expect(buckets.allSatisfy { abs($0 - count / 64) < count / 64 / 4 }, "\(buckets)")
+        #expect(tags.allSatisfy { abs($0 - count / 8) < count / 8 / 10 }, "\(tags)")
+        // Strided ids (every 4,096th) spread as well.
+        let strided = Set((0..<4_096).map { _IdentityHash.hash($0 << 12) >> 52 })
+        #expect(strided.count > 4_096 / 2)
+    }
+
     @Test("the filter records pages at both ends, drops repeats (the first stays) and forgets by position")
     func filterByID() {
         struct Post: Sendable, Equatable { let id: String; let title: String }
@@ -274,6 +348,23 @@ private final class ModelStore<Key: Hashable> {
     }
 
     func contains(_ key: Key) -> Bool { index.contains(key, keys: keys) }
+
+    /// Stores `keys` from position `low` and records them all at once, as a restore does
+    /// (the index must be empty); returns what the index returns (`-1`, or the relative
+    /// position of the first repeat, and then the store is emptied).
+    func fillAtOnce(_ keys: [Key]) -> Int {
+        precondition(stored.isEmpty)
+        for (offset, key) in keys.enumerated() { stored[low &+ offset] = key }
+        high = low &+ keys.count
+        let repeated = index._recordAll(count: keys.count, keys: self.keys)
+        if repeated >= 0 {
+            stored = [:]
+            high = low
+            return repeated
+        }
+        for (offset, key) in keys.enumerated() { positions[key] = low &+ offset }
+        return repeated
+    }
 
     /// Removes `key` from the index where it is recorded (the store keeps it, as after an edit).
     @discardableResult func remove(_ key: Key) -> Bool {

@@ -41,6 +41,36 @@ struct ItemStoreTests {
         }
     }
 
+    @Test("a stretch of the list copies out in order, from both runs and across chunks (an export)", arguments: [1, 20, 33, 4_097])
+    func copiesStretches(pageSize: Int) {
+        var store = ItemStore<Int>()
+        var first = 12_000
+        var last = 12_000
+        // Prepended and appended pages, and a first page dropped partly (the runs start mid-chunk).
+        for round in 0..<40 {
+            if round.isMultiple(of: 3) {
+                store.prepend(contentsOf: Array(first - pageSize..<first))
+                first -= pageSize
+            } else {
+                store.append(contentsOf: Array(last..<last + pageSize))
+                last += pageSize
+            }
+        }
+        store.dropFirst(Swift.min(5, store.count))
+        first += Swift.min(5, last - first)
+        let contents = store.contents
+        let expected = Array(first..<last)
+        #expect((0..<contents.count).map { contents[$0] } == expected)
+        let bounds = [0, 1, contents.count / 3, contents.frontCount, contents.frontCount + 1, contents.count - 1, contents.count]
+        for lower in bounds where lower >= 0 && lower <= contents.count {
+            for upper in bounds where upper >= lower && upper <= contents.count {
+                var items = [-1]
+                contents._append(lower..<upper, to: &items)
+                #expect(items == [-1] + expected[lower..<upper], "\(lower)..<\(upper)")
+            }
+        }
+    }
+
     @Test func chunkLayoutCoversEveryIndexOnce() {
         var previous = (chunk: 0, offset: -1)
         for index in 0..<40_000 {
