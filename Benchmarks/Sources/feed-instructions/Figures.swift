@@ -69,6 +69,30 @@ func bytesFigures(quick: Bool) async {
     await sequenceBytesFigures(quick: quick)
     await restoreBytesFigures(quick: quick)
     await tenMillionBytesFigures(quick: quick)
+    await registryBytesFigures(quick: quick)
+}
+
+/// Heap bytes a FeedSessionRegistry adds per session (issue 24): 10,000 idle sessions under
+/// string keys of a service's kind ("session-1234": inline strings, no heap of their own),
+/// minus the same number of the same controllers held in an array.
+func registryBytesFigures(quick: Bool) async {
+    let count = quick ? 1_000 : 10_000
+    let source = ImmediateSource<FeedItem>(firstPage: makeItems(benchPageSize))
+    let configuration = engineConfiguration(loadsInitialPage: false)
+    var before = heapBytes()
+    var controllers: [EngineFeed<FeedItem>] = []
+    controllers.reserveCapacity(count)
+    for _ in 0..<count { controllers.append(EngineFeed(source: source, configuration: configuration)) }
+    let heldInArray = heapBytes() - before - Double(count * 8)
+    controllers = []
+    before = heapBytes()
+    let registry = try! FeedSessionRegistry<String, FeedItem, Int>(idleTimeout: .seconds(300), maximumCount: count) { _ in
+        EngineFeed(source: source, configuration: configuration)
+    }
+    for index in 0..<count { _ = await registry.controller(for: "session-\(index)") }
+    emit("session-registry.per-session.bytes", ((heapBytes() - before) - heldInArray) / Double(count))
+    await registry.closeAll()
+    withExtendedLifetime(controllers) {}
 }
 
 /// Wall clock: every page of a feed grown from 20 to a million two-word items by pages of 20,

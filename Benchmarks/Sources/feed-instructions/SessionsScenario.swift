@@ -36,7 +36,30 @@ let sessionScenarios: [InstructionScenario] = [1_000, 10_000, 100_000].flatMap {
             name: "session.new.at-cap-\(size)", iterations: 1_000,
             summary: "a new session in a FeedSessionRegistry at its cap of \(size): the least recently used one is evicted"
         ) { await newSessions(existing: existing, atCap: true, iterations: $0) },
+        InstructionScenario(
+            name: "session.lookup.open-\(size)", iterations: 1_000,
+            summary: "controller(for:) of an open session in a FeedSessionRegistry holding \(size) sessions (issue 24)"
+        ) { await openSessionLookups(existing: existing, iterations: $0) },
     ]
+}
+
+/// Looks up `iterations` open sessions (`controller(for:)`, each a key in use, taken in a
+/// stride so that each look-up moves its session to the end of the order of use) in a registry
+/// holding `existing` sessions at its cap. 100 look-ups first, uncounted.
+func openSessionLookups(existing: Int, iterations: Int) async {
+    let source = ImmediateSource<FeedItem>(firstPage: makeItems(benchPageSize))
+    let configuration = engineConfiguration(loadsInitialPage: false)
+    let registry = try! FeedSessionRegistry<Int, FeedItem, Int>(idleTimeout: .seconds(300), maximumCount: existing) { _ in
+        EngineFeed(source: source, configuration: configuration)
+    }
+    for key in 0..<existing { _ = await registry.controller(for: key) }
+    for index in 0..<100 { _ = await registry.controller(for: (index &* 7_919) % existing) }
+    await measured {
+        for index in 100..<(100 + iterations) { _ = await registry.controller(for: (index &* 7_919) % existing) }
+    }
+    let count = await registry.count
+    precondition(count == existing)
+    await registry.closeAll()
 }
 
 /// Wall clock, side by side in one run: new sessions per second below the cap and at it, at 1k,

@@ -196,7 +196,9 @@
         let (all, followers) = running.withLock { records in
             records.stoppedFollowing = true
             defer { records.invalidationFollowers = [] }
-            return (records.removeAll(), records.invalidationFollowers)
+            // No array when no load runs (a controller released idle).
+            let all = records.firstLoadID == 0 && records.others.isEmpty ? [] : records.removeAll()
+            return (all, records.invalidationFollowers)
         }
         for tasks in all {
             tasks.fetch?.cancel()

@@ -268,6 +268,12 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     }
 
     deinit {
+        // Closed before (`close()`): its tasks were cancelled, its loads ended, its outputs
+        // finished, and nothing starts after a close; what follows would only find that so. (A
+        // generic class's deinit is never specialized: here that costs ~25,000 instructions,
+        // mostly generic metadata look-ups, which a session registry saves by closing the
+        // controllers it evicts in its own, specialized code.)
+        if machine.isClosed { return }
         tasks.cancelAll()
         // Close as `close()` would: the machine ends the loads in flight; their end events and
         // the last states go out before the streams finish.

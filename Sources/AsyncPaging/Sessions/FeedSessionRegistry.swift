@@ -43,7 +43,13 @@
 ///
 /// Idle time is measured on the injected clock (a `TestClock` in tests): the registry keeps one
 /// timer, for the session idle the longest (the front of the list).
-public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Cursor: Hashable & Sendable> {
+// Performance note for maintainers: the paths of every request (a look-up, a new session, an
+// eviction without a store) are `@inlinable` (their state `@usableFromInline`; treat it as
+// private all the same), so that the service's module compiles them specialized for its `Key`,
+// `Item` and `Cursor`; unspecialized, a look-up spent most of its ~4,600 instructions looking
+// up generic metadata. The store's paths (which await the store) are not. Benchmarks/README.md
+// ("Sessions") has the measurements.
+public final actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Cursor: Hashable & Sendable> {
     /// Makes the controller of a new session.
     public typealias Factory = @Sendable (Key) -> FeedController<Item, Cursor>
     /// Makes the controller of a session: from its saved state when the ``store`` has one
@@ -53,28 +59,24 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
     /// ``maximumSessionsPerOwner``.
     public typealias Owner = @Sendable (Key) -> String
 
-    private struct Slot {
-        let key: Key
-        let controller: FeedController<Item, Cursor>
-        let owner: String?
-        var lastUsed: Duration
-        /// Callers inside `withSession` for this session.
-        var holds = 0
+    /// A session's place in the order of use: plain numbers, so that moving a session to the
+    /// end of the list touches no reference and no generic type.
+    @usableFromInline struct Slot: Sendable {
         /// The neighbours in order of use (`none`: an end of the list).
-        var older = Self.none
-        var newer = Self.none
+        @usableFromInline var older: Int
+        @usableFromInline var newer: Int
+        @usableFromInline var lastUsed: Duration
+        /// Callers inside `withSession` for this session.
+        @usableFromInline var holds: Int
 
-        static var none: Int { -1 }
+        @inlinable static var none: Int { -1 }
 
-        init(key: Key, controller: FeedController<Item, Cursor>, owner: String?, lastUsed: Duration) {
-            self.key = key
-            self.controller = controller
-            self.owner = owner
+        @inlinable init(lastUsed: Duration, holds: Int) {
+            self.older = Self.none
+            self.newer = Self.none
             self.lastUsed = lastUsed
+            self.holds = holds
         }
-
-        /// In use: held by a caller, or one of its loads runs.
-        var isInUse: Bool { holds > 0 || controller.currentLoadStates.isLoading }
     }
 
     /// How long a session may go unused before it is closed, or nil for never.
@@ -88,35 +90,64 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
     /// Where sessions are saved and restored from, or nil to keep them only in memory.
     public nonisolated let store: (any FeedSessionStore<Key, Item, Cursor>)?
 
-    private let factory: RestoringFactory
-    private let owner: Owner?
-    private let elapsed: @Sendable () -> Duration
+    @usableFromInline let factory: RestoringFactory
+    @usableFromInline let owner: Owner?
+    /// The time elapsed on ``clock`` since the registry was made.
+    @usableFromInline let elapsed: @Sendable () -> Duration
 
-    // The sessions: slots in an array (freed ones reused), found by key, linked in order of use.
-    private var slots: [Slot?] = []
-    private var freeSlots: [Int] = []
-    private var slotOfKey: [Key: Int] = [:]
-    private var leastRecent = Slot.none
-    private var mostRecent = Slot.none
-    private var sessionsOfOwner: [String: Int] = [:]
-
-    /// Sessions being restored from the store: counted against the limits, joined by other
-    /// callers for the same key.
-    private var opening: [Key: [CheckedContinuation<Void, Never>]] = [:]
+    // The sessions: at an index of the arrays (its place in the order of use, its controller,
+    // its key, and its owner when there is a quota; freed indices reused), found by key, linked
+    // in order of use;
+    // and the sessions being restored from the store (`opening`: counted against the limits,
+    // joined by other callers for the same key).
+    //
+    // Their accesses are checked for exclusivity at run time in debug builds (the test suite),
+    // not in release builds, as the controller's state is (FeedController.swift: each check
+    // costs ~70 instructions; a new session made ~25 of them). Unchecked is safe for the same
+    // reasons: every access runs on the actor, and no access overlaps another within one turn
+    // (no inout access to one of them while a closure or call it passes reaches it), which the
+    // checked debug builds enforce on every test.
+    #if DEBUG
+    @usableFromInline var slots: [Slot] = []
+    @usableFromInline var controllers: [FeedController<Item, Cursor>?] = []
+    @usableFromInline var sessionKeys: [Key?] = []
+    @usableFromInline var owners: [String?] = []
+    @usableFromInline var freeSlots: [Int] = []
+    @usableFromInline var slotOfKey: [Key: Int] = [:]
+    @usableFromInline var leastRecent = Slot.none
+    @usableFromInline var mostRecent = Slot.none
+    @usableFromInline var sessionsOfOwner: [String: Int] = [:]
+    @usableFromInline var opening: [Key: [CheckedContinuation<Void, Never>]] = [:]
+    @usableFromInline var idleTimer: Task<Void, Never>?
+    @usableFromInline var isClosed = false
+    #else
+    @exclusivity(unchecked) @usableFromInline var slots: [Slot] = []
+    @exclusivity(unchecked) @usableFromInline var controllers: [FeedController<Item, Cursor>?] = []
+    @exclusivity(unchecked) @usableFromInline var sessionKeys: [Key?] = []
+    @exclusivity(unchecked) @usableFromInline var owners: [String?] = []
+    @exclusivity(unchecked) @usableFromInline var freeSlots: [Int] = []
+    @exclusivity(unchecked) @usableFromInline var slotOfKey: [Key: Int] = [:]
+    @exclusivity(unchecked) @usableFromInline var leastRecent = Slot.none
+    @exclusivity(unchecked) @usableFromInline var mostRecent = Slot.none
+    @exclusivity(unchecked) @usableFromInline var sessionsOfOwner: [String: Int] = [:]
+    @exclusivity(unchecked) @usableFromInline var opening: [Key: [CheckedContinuation<Void, Never>]] = [:]
+    @exclusivity(unchecked) @usableFromInline var idleTimer: Task<Void, Never>?
+    @exclusivity(unchecked) @usableFromInline var isClosed = false
+    #endif
     /// The saved version of each open session (absent: nothing saved yet).
-    private var savedVersions: [Key: FeedSessionVersion] = [:]
+    @usableFromInline var savedVersions: [Key: FeedSessionVersion] = [:]
     /// Keys whose saves (or restore) are running, with the callers waiting their turn: one at
     /// a time per key, so that each save is made on the version the previous one answered.
-    private var storeTurns: [Key: [CheckedContinuation<Void, Never>]] = [:]
+    @usableFromInline var storeTurns: [Key: [CheckedContinuation<Void, Never>]] = [:]
 
-    private var idleTimer: Task<Void, Never>?
-    private var isClosed = false
-    private let evictionSubscribers = Locked(EvictionSubscribers())
+    @usableFromInline let evictionSubscribers = Locked(EvictionSubscribers())
 
-    private struct EvictionSubscribers {
-        var next = 0
-        var continuations: [Int: AsyncStream<FeedSessionEviction<Key>>.Continuation] = [:]
-        var finished = false
+    @usableFromInline struct EvictionSubscribers: Sendable {
+        @usableFromInline var next = 0
+        @usableFromInline var continuations: [Int: AsyncStream<FeedSessionEviction<Key>>.Continuation] = [:]
+        @usableFromInline var finished = false
+
+        @inlinable init() {}
     }
 
     /// Creates a registry.
@@ -154,7 +185,13 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
         self.owner = maximumSessionsPerOwner == nil ? nil : owner
         self.store = store
         self.factory = factory
-        self.elapsed = Self.elapsedTime(on: clock)
+        if let continuous = clock as? ContinuousClock {
+            // The usual clock, read without generic code (a look-up reads it).
+            let start = continuous.now
+            self.elapsed = { start.duration(to: .now) }
+        } else {
+            self.elapsed = Self.elapsedTime(on: clock)
+        }
     }
 
     /// Creates a registry without a store, whose factory makes new controllers only.
@@ -190,7 +227,7 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
             return Array(subscribers.continuations.values)
         }
         for continuation in continuations { continuation.finish() }
-        for slot in slots { slot?.controller.send(.close) }
+        for controller in controllers { controller?.send(.close) }
     }
 
     // MARK: Sessions
@@ -203,20 +240,21 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
     ///   use at ``maximumCount``, the owner's quota, the registry closed) or the store fails
     ///   (`.store(_:)`; on a version conflict the session was dropped here: answer "conflict"
     ///   or call again, which restores the saved list); else what `body` throws.
-    public func withSession<Value: Sendable>(
+    @inlinable public func withSession<Value: Sendable>(
         for key: Key, _ body: (FeedController<Item, Cursor>) async throws -> Value
     ) async throws -> Value {
-        let controller = try await acquire(key, hold: true)
+        let controller: FeedController<Item, Cursor>
+        if let open = usedIfOpen(key, hold: true) { controller = open } else { controller = try await acquire(key, hold: true) }
         let result: Value
         do {
             result = try await body(controller)
         } catch {
             release(key, controller)
-            try await saveChanges(of: key, controller)
+            if store != nil { try await saveChanges(of: key, controller) }
             throw error
         }
         release(key, controller)
-        try await saveChanges(of: key, controller)
+        if store != nil { try await saveChanges(of: key, controller) }
         return result
     }
 
@@ -228,15 +266,17 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
     /// work with it should use ``withSession(for:_:)``. Changes are saved in the background.
     /// - Throws: ``FeedSessionRegistryError`` when the session is refused or its restore
     ///   failed.
-    public func openController(for key: Key) async throws(FeedSessionRegistryError) -> FeedController<Item, Cursor> {
-        try await acquire(key, hold: false)
+    @inlinable public func openController(for key: Key) async throws(FeedSessionRegistryError) -> FeedController<Item, Cursor> {
+        if let controller = usedIfOpen(key, hold: false) { return controller }
+        return try await acquire(key, hold: false)
     }
 
     /// The controller of session `key`, as ``openController(for:)`` answers it; when the
     /// session is refused (``FeedSessionRegistryError``: every session in use, the owner's
     /// quota, a store failure) or the registry is closed, a controller that is closed at once
     /// and kept nowhere, so a late or refused request gets a closed feed rather than a trap.
-    public func controller(for key: Key) async -> FeedController<Item, Cursor> {
+    @inlinable public func controller(for key: Key) async -> FeedController<Item, Cursor> {
+        if let controller = usedIfOpen(key, hold: false) { return controller }
         do {
             return try await acquire(key, hold: false)
         } catch {
@@ -248,10 +288,10 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
 
     /// The controller of session `key` if it is open here (now the most recently used),
     /// without creating or restoring one.
-    public func existingController(for key: Key) -> FeedController<Item, Cursor>? {
+    @inlinable public func existingController(for key: Key) -> FeedController<Item, Cursor>? {
         guard let index = slotOfKey[key] else { return nil }
         touch(index)
-        return slots[index]?.controller
+        return controllers[index]
     }
 
     /// Closes and removes session `key`, here and in the ``store``, even while it is in use
@@ -299,9 +339,9 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
         var keys: [Key] = []
         keys.reserveCapacity(slotOfKey.count)
         var index = leastRecent
-        while index != Slot.none, let slot = slots[index] {
-            keys.append(slot.key)
-            index = slot.newer
+        while index != Slot.none, let key = sessionKeys[index] {
+            keys.append(key)
+            index = slots[index].newer
         }
         return keys
     }
@@ -311,14 +351,19 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
 
     // MARK: Acquiring
 
-    private func acquire(_ key: Key, hold: Bool) async throws(FeedSessionRegistryError) -> FeedController<Item, Cursor> {
+    /// The controller of session `key` when it is open (now the most recently used; held when
+    /// `hold`), without a suspension: the path of most requests.
+    @inlinable func usedIfOpen(_ key: Key, hold: Bool) -> FeedController<Item, Cursor>? {
+        guard !isClosed, let index = slotOfKey[key], let controller = controllers[index] else { return nil }
+        touch(index)
+        if hold { slots[index].holds += 1 }
+        return controller
+    }
+
+    @inlinable func acquire(_ key: Key, hold: Bool) async throws(FeedSessionRegistryError) -> FeedController<Item, Cursor> {
         while true {
             if isClosed { throw .closed }
-            if let index = slotOfKey[key], let controller = slots[index]?.controller {
-                touch(index)
-                if hold { slots[index]?.holds += 1 }
-                return controller
-            }
+            if let controller = usedIfOpen(key, hold: hold) { return controller }
             if opening[key] != nil {
                 // Being opened by another caller: wait, then look again (it is open, or its
                 // restore failed and this caller tries).
@@ -332,23 +377,43 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
     /// Opens a session missing here: checks the limits (evicting the least recently used
     /// session not in use at the cap), restores it from the store or creates it. While it
     /// awaits, the session is counted against the limits, and other callers for `key` wait.
-    private func open(_ key: Key, hold: Bool) async throws(FeedSessionRegistryError) -> FeedController<Item, Cursor> {
+    @inlinable func open(_ key: Key, hold: Bool) async throws(FeedSessionRegistryError) -> FeedController<Item, Cursor> {
         let owner = owner?(key)
         if let owner, let maximumSessionsPerOwner, sessionsOfOwner[owner, default: 0] >= maximumSessionsPerOwner {
             throw .ownerQuotaExceeded(owner: owner, maximum: maximumSessionsPerOwner)
         }
-        let mustEvict = maximumCount.map { slotOfKey.count + opening.count >= $0 } ?? false
-        guard mustEvict || store != nil else {
+        var victim: Int?
+        if let maximumCount, slotOfKey.count + opening.count >= maximumCount {
+            victim = leastRecentlyUsedNotInUse()
+            if victim == nil { throw .allSessionsInUse(maximumCount: maximumCount) }
+        }
+        guard store == nil else { return try await open(key, hold: hold, owner: owner, evicting: victim) }
+        guard let victim else {
             // Below the cap and nothing to restore: no await, nothing to reserve.
             let controller = factory(key, nil)
             insert(key, controller, owner: owner, hold: hold)
             return controller
         }
-        var victim: Int?
-        if mustEvict {
-            victim = leastRecentlyUsedNotInUse()
-            if victim == nil, let maximumCount { throw .allSessionsInUse(maximumCount: maximumCount) }
+        // Nobody else holds the victim's controller (no caller, no load, whose task would hold
+        // it): it leaves the books at once, the new session takes its place, and it is closed
+        // here, in this specialized code, so that its (generic, unspecialized) deinit finds it
+        // closed and has nothing left to do. Otherwise it is closed on the awaiting path.
+        guard isKnownUniquelyReferenced(&controllers[victim]!) else {
+            return try await open(key, hold: hold, owner: owner, evicting: victim)
         }
+        let evicted = detach(victim)
+        let controller = factory(key, nil)
+        insert(key, controller, owner: owner, hold: hold)
+        await evicted.controller.close()
+        announceEviction(of: evicted.key, reason: .overCapacity)
+        return controller
+    }
+
+    /// The part of ``open(_:hold:)`` that awaits: evicting a session whose controller must be
+    /// closed on its actor or saved, restoring from the store.
+    @usableFromInline func open(
+        _ key: Key, hold: Bool, owner: String?, evicting victim: Int?
+    ) async throws(FeedSessionRegistryError) -> FeedController<Item, Cursor> {
         opening[key] = []
         if let owner { sessionsOfOwner[owner, default: 0] += 1 }
         defer {
@@ -383,59 +448,65 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
         return controller
     }
 
-    private func release(_ key: Key, _ controller: FeedController<Item, Cursor>) {
-        guard let index = slotOfKey[key], slots[index]?.controller === controller else { return }
-        slots[index]?.holds -= 1
+    @inlinable func release(_ key: Key, _ controller: FeedController<Item, Cursor>) {
+        guard let index = slotOfKey[key], controllers[index] === controller else { return }
+        slots[index].holds -= 1
         touch(index)
     }
 
     // MARK: The list in order of use
 
-    private func insert(_ key: Key, _ controller: FeedController<Item, Cursor>, owner: String?, hold: Bool) {
-        var slot = Slot(key: key, controller: controller, owner: owner, lastUsed: elapsed())
-        if hold { slot.holds = 1 }
+    @inlinable func insert(_ key: Key, _ controller: FeedController<Item, Cursor>, owner: String?, hold: Bool) {
+        let slot = Slot(lastUsed: elapsed(), holds: hold ? 1 : 0)
         let index: Int
         if let free = freeSlots.popLast() {
             index = free
             slots[index] = slot
+            controllers[index] = controller
+            sessionKeys[index] = key
+            if self.owner != nil { owners[index] = owner }
         } else {
             index = slots.count
             slots.append(slot)
+            controllers.append(controller)
+            sessionKeys.append(key)
+            if self.owner != nil { owners.append(owner) }
         }
         slotOfKey[key] = index
         if let owner { sessionsOfOwner[owner, default: 0] += 1 }
         link(index)
-        scheduleIdleTimer()
+        if idleTimer == nil { scheduleIdleTimer() }
     }
 
     /// Marks session `index` used now: it moves to the end of the list.
-    private func touch(_ index: Int) {
-        slots[index]?.lastUsed = elapsed()
+    @inlinable func touch(_ index: Int) {
+        slots[index].lastUsed = elapsed()
         guard index != mostRecent else { return }
         unlink(index)
         link(index)
     }
 
-    private func link(_ index: Int) {
-        slots[index]?.older = mostRecent
-        slots[index]?.newer = Slot.none
-        if mostRecent != Slot.none { slots[mostRecent]?.newer = index } else { leastRecent = index }
+    @inlinable func link(_ index: Int) {
+        slots[index].older = mostRecent
+        slots[index].newer = Slot.none
+        if mostRecent != Slot.none { slots[mostRecent].newer = index } else { leastRecent = index }
         mostRecent = index
     }
 
-    private func unlink(_ index: Int) {
-        guard let slot = slots[index] else { return }
-        if slot.older != Slot.none { slots[slot.older]?.newer = slot.newer } else { leastRecent = slot.newer }
-        if slot.newer != Slot.none { slots[slot.newer]?.older = slot.older } else { mostRecent = slot.older }
+    @inlinable func unlink(_ index: Int) {
+        let older = slots[index].older
+        let newer = slots[index].newer
+        if older != Slot.none { slots[older].newer = newer } else { leastRecent = newer }
+        if newer != Slot.none { slots[newer].older = older } else { mostRecent = older }
     }
 
     /// The least recently used session not in use, from the front of the list; each session
     /// in use passed on the way is counted as used now (moved to the end), so the next search
     /// does not pass it again. At most one pass over the sessions.
-    private func leastRecentlyUsedNotInUse() -> Int? {
+    @inlinable func leastRecentlyUsedNotInUse() -> Int? {
         var remaining = slotOfKey.count
-        while remaining > 0, leastRecent != Slot.none, let slot = slots[leastRecent] {
-            if !slot.isInUse { return leastRecent }
+        while remaining > 0, leastRecent != Slot.none {
+            if !isInUse(leastRecent) { return leastRecent }
             touch(leastRecent)
             remaining -= 1
         }
@@ -443,17 +514,22 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
     }
 
     /// Takes session `index` out of the registry's books (list, keys, owner count).
-    private func detach(_ index: Int) -> Slot {
-        let slot = slots[index]!
+    @inlinable func detach(_ index: Int) -> (key: Key, controller: FeedController<Item, Cursor>) {
         unlink(index)
-        slots[index] = nil
+        let controller = controllers[index].take()!
+        let key = sessionKeys[index].take()!
         freeSlots.append(index)
-        slotOfKey[slot.key] = nil
-        if let owner = slot.owner { decrementOwner(owner) }
-        return slot
+        slotOfKey[key] = nil
+        if self.owner != nil, let owner = owners[index].take() { decrementOwner(owner) }
+        return (key, controller)
     }
 
-    private func decrementOwner(_ owner: String) {
+    /// Whether session `index` is in use: held by a caller, or one of its loads runs.
+    @inlinable func isInUse(_ index: Int) -> Bool {
+        slots[index].holds > 0 || controllers[index]!.currentLoadStates.isLoading
+    }
+
+    @inlinable func decrementOwner(_ owner: String) {
         let left = sessionsOfOwner[owner, default: 0] - 1
         sessionsOfOwner[owner] = left > 0 ? left : nil
     }
@@ -484,16 +560,17 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
         return stream
     }
 
-    private func evict(_ index: Int, reason: FeedSessionEviction<Key>.Reason, save: Bool) async {
-        await finishEviction(detach(index), reason: reason, save: save)
+    @inlinable func evict(_ index: Int, reason: FeedSessionEviction<Key>.Reason, save: Bool) async {
+        let (key, controller) = detach(index)
+        await finishEviction(of: key, controller, reason: reason, save: save)
     }
 
     /// Closes a detached session's controller, saves its last changes (when `save`), forgets
     /// its version, and sends the event.
-    private func finishEviction(_ slot: consuming Slot, reason: FeedSessionEviction<Key>.Reason, save: Bool) async {
-        let key = slot.key
-        var controller: FeedController<Item, Cursor>? = slot.controller
-        _ = consume slot
+    @usableFromInline func finishEviction(
+        of key: Key, _ controller: consuming FeedController<Item, Cursor>, reason: FeedSessionEviction<Key>.Reason, save: Bool
+    ) async {
+        var controller: FeedController<Item, Cursor>? = controller
         if store == nil && isKnownUniquelyReferenced(&controller) {
             // Nobody else holds it (no caller, no load, whose task would hold it): releasing it
             // closes it as `close()` does (FeedController.deinit), without a hop to its actor.
@@ -514,15 +591,23 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
                 for waiting in opening.removeValue(forKey: key) ?? [] { waiting.resume() }
             }
         }
+        announceEviction(of: key, reason: reason)
+    }
+
+    /// Sends the eviction of `key` to every subscriber of ``evictions``.
+    @inlinable func announceEviction(of key: Key, reason: FeedSessionEviction<Key>.Reason) {
+        let continuations = evictionSubscribers.withLock { subscribers in
+            subscribers.continuations.isEmpty ? [] : Array(subscribers.continuations.values)
+        }
+        guard !continuations.isEmpty else { return }
         let event = FeedSessionEviction(key: key, reason: reason)
-        let continuations = evictionSubscribers.withLock { Array($0.continuations.values) }
         for continuation in continuations { continuation.yield(event) }
     }
 
     // MARK: Saving
 
     /// Waits for `key`'s turn at the store: one restore or save at a time per key.
-    private func takeStoreTurn(_ key: Key) async {
+    @usableFromInline func takeStoreTurn(_ key: Key) async {
         if storeTurns[key] == nil {
             storeTurns[key] = []
             return
@@ -531,7 +616,7 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
     }
 
     /// Hands `key`'s turn to the next caller waiting, if any.
-    private func giveUpStoreTurn(_ key: Key) {
+    @usableFromInline func giveUpStoreTurn(_ key: Key) {
         guard var waiting = storeTurns[key] else { return }
         if waiting.isEmpty {
             storeTurns[key] = nil
@@ -545,10 +630,10 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
     /// Saves what changed in session `key` since its last save, in its turn at the store.
     /// On failure the session is dropped here (a conflict: another writer is ahead; another
     /// failure: what is saved is unknown) and the error thrown.
-    private func saveChanges(of key: Key, _ controller: FeedController<Item, Cursor>) async throws(FeedSessionRegistryError) {
+    @usableFromInline func saveChanges(of key: Key, _ controller: FeedController<Item, Cursor>) async throws(FeedSessionRegistryError) {
         guard let store else { return }
         await takeStoreTurn(key)
-        guard let index = slotOfKey[key], slots[index]?.controller === controller else {
+        guard let index = slotOfKey[key], controllers[index] === controller else {
             giveUpStoreTurn(key) // evicted meanwhile: its eviction saved it
             return
         }
@@ -557,7 +642,7 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
             giveUpStoreTurn(key)
         } catch {
             giveUpStoreTurn(key)
-            if let index = slotOfKey[key], slots[index]?.controller === controller {
+            if let index = slotOfKey[key], controllers[index] === controller {
                 let reason: FeedSessionEviction<Key>.Reason
                 if case .versionConflict = error { reason = .storeConflict } else { reason = .storeFailed }
                 await evict(index, reason: reason, save: false)
@@ -568,14 +653,14 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
 
     /// Saves a session's changes that nobody waits for (a page that landed outside
     /// ``withSession(for:_:)``). A held session is saved when its holder returns.
-    private func saveInBackground(_ key: Key) async {
-        guard let index = slotOfKey[key], let slot = slots[index], slot.holds == 0 else { return }
-        try? await saveChanges(of: key, slot.controller)
+    @usableFromInline func saveInBackground(_ key: Key) async {
+        guard let index = slotOfKey[key], slots[index].holds == 0, let controller = controllers[index] else { return }
+        try? await saveChanges(of: key, controller)
     }
 
     /// Writes the records taken from the controller, each on the version the previous one
     /// answered. Run in `key`'s store turn.
-    private func saveRecords(
+    @usableFromInline func saveRecords(
         of key: Key, _ controller: FeedController<Item, Cursor>, to store: any FeedSessionStore<Key, Item, Cursor>
     ) async throws(FeedSessionStoreError) {
         let records = try await controller._takeSessionRecords(wholeList: savedVersions[key] == nil)
@@ -588,9 +673,10 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
 
     /// Keeps one timer, for when the session idle the longest (the front of the list) reaches
     /// the timeout; never longer than the controller's longest timer (about 100 years).
-    private func scheduleIdleTimer() {
+    @usableFromInline func scheduleIdleTimer() {
         guard let idleTimeout, !isClosed, idleTimer == nil else { return }
-        guard leastRecent != Slot.none, let oldest = slots[leastRecent]?.lastUsed else { return }
+        guard leastRecent != Slot.none else { return }
+        let oldest = slots[leastRecent].lastUsed
         let idleFor = max(.zero, elapsed() - oldest)
         let delay = idleFor >= idleTimeout ? .zero : (idleTimeout - idleFor).boundedForTimers
         let clock = self.clock
@@ -604,15 +690,14 @@ public actor FeedSessionRegistry<Key: Hashable & Sendable, Item: Sendable, Curso
         }
     }
 
-    private func idleTimerFired() async {
+    @usableFromInline func idleTimerFired() async {
         idleTimer = nil
         guard let idleTimeout, !isClosed else { return }
         // From the front while idle long enough; a session in use is counted as used now.
         var remaining = slotOfKey.count
-        while remaining > 0, leastRecent != Slot.none, let slot = slots[leastRecent],
-              elapsed() - slot.lastUsed >= idleTimeout {
+        while remaining > 0, leastRecent != Slot.none, elapsed() - slots[leastRecent].lastUsed >= idleTimeout {
             remaining -= 1
-            if slot.isInUse {
+            if isInUse(leastRecent) {
                 touch(leastRecent)
             } else {
                 await evict(leastRecent, reason: .idle, save: true)

@@ -171,6 +171,31 @@ struct FeedSessionRegistryRulesTests {
         await registry.closeAll()
     }
 
+    @Test("at the cap, a victim nobody else holds is closed (its outputs end with closed) before the new session is answered, then its eviction is sent")
+    func unsharedVictimIsClosedBeforeTheNewSession() async throws {
+        let clock = TestClock()
+        let registry = try Registry(clock: clock, idleTimeout: nil, maximumCount: 2) { _ in Self.idleController(clock) }
+        var evictions = registry.evictions.makeAsyncIterator()
+        // Only the registry holds a's controller: the subscriptions hold its outputs, not it.
+        let statuses = StreamRecorder(await registry.controller(for: "a").statuses)
+        let events = StreamRecorder(await registry.controller(for: "a").events)
+        _ = await registry.controller(for: "b")
+        let c = await registry.controller(for: "c")
+        let eviction = await evictions.next()
+        #expect(eviction == FeedSessionEviction(key: "a", reason: .overCapacity))
+        let lastStatuses = await statuses.waitForFinish()
+        #expect(lastStatuses.last == .closed)
+        #expect(lastStatuses.filter { $0 == .closed }.count == 1)
+        #expect(await events.waitForFinish().isEmpty) // it never loaded: no event, and the stream ended
+        #expect(c.currentStatus != .closed)
+        #expect(await registry.keys == ["b", "c"])
+        // Reopened, a is a new session.
+        let a = await registry.controller(for: "a")
+        #expect(a.currentStatus != .closed)
+        #expect(await evictions.next() == FeedSessionEviction(key: "b", reason: .overCapacity))
+        await registry.closeAll()
+    }
+
     @Test("a closed registry refuses sessions with a typed error")
     func closedRegistryRefuses() async throws {
         let clock = TestClock()
