@@ -77,9 +77,19 @@ public final class OfflineFeed: Sendable {
     /// (`network`; `nil` when skipped). The stored list is published before the network is
     /// asked.
     public func start() async -> (stored: LoadResult, network: LoadResult?) {
-        let stored = await controller.refresh()
-        guard initialAction == .launchInitialRefresh else { return (stored, nil) }
-        return (stored, await refresh())
+        let stored = await showStored()
+        return (stored, await refreshIfLaunched())
+    }
+
+    /// The first half of ``start()``: reads the stored list from the database (no network).
+    public func showStored() async -> LoadResult {
+        await controller.refresh()
+    }
+
+    /// The second half of ``start()``: the network refresh when the mediator asked for
+    /// ``MediatorInitializeAction/launchInitialRefresh`` (`nil` otherwise).
+    public func refreshIfLaunched() async -> LoadResult? {
+        initialAction == .launchInitialRefresh ? await refresh() : nil
     }
 
     /// Refreshes from the network: the mediator stores the network's first page in place of

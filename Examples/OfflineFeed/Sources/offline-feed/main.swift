@@ -20,6 +20,12 @@ func describe(_ list: FeedSnapshot<Post>) -> String {
     return "\(list.count) rows" + (list.isEmpty ? "" : ": \(titles)\(list.count > 3 ? ", …" : "")")
 }
 
+/// A value's text, cut at 100 characters (a transport error's text is long).
+func short(_ value: some CustomStringConvertible) -> String {
+    let text = value.description
+    return text.count > 100 ? String(text.prefix(100)) + "…" : text
+}
+
 let path = value(of: "--db") ?? FileManager.default.temporaryDirectory.appendingPathComponent("offline-feed.sqlite").path
 // Port 9 (discard) on loopback: nothing listens, so the network fails at once.
 let url = URL(string: value(of: "--url") ?? "http://127.0.0.1:9/cursor")!
@@ -33,27 +39,28 @@ do {
     print("database: \(path)")
     print("network: \(url.absoluteString) (start: \(feed.initialAction == .launchInitialRefresh ? "refresh" : "no refresh"))")
 
-    let start = await feed.start()
-    print("stored list: \(describe(feed.controller.currentSnapshot)) (\(start.stored.outcome), \(ContinuousClock.now - started) after start)")
-    if let network = start.network {
-        print("network refresh: \(network.outcome)")
+    let stored = await feed.showStored()
+    print("stored list: \(describe(feed.controller.currentSnapshot)) (\(stored.outcome), \(ContinuousClock.now - started) after start)")
+    if let network = await feed.refreshIfLaunched() {
+        print("network refresh: \(short(network.outcome))")
         print("list: \(describe(feed.controller.currentSnapshot))")
+        print("load states: \(short(feed.controller.currentLoadStates))")
     }
     for _ in 0..<more {
         let result = await feed.loadMore()
-        print("load more: \(result.outcome) -> \(describe(feed.controller.currentSnapshot))")
+        print("load more: \(short(result.outcome)) -> \(describe(feed.controller.currentSnapshot))")
     }
     if let first = feed.controller.currentSnapshot.first {
-        try await database.rename(id: first.id, title: first.title + " (read)")
+        let title = first.title + " *"
+        try await database.rename(id: first.id, title: title)
         // The write invalidates the list; wait until the reload shows it.
-        for await snapshot in feed.controller.snapshots where snapshot.first?.title.hasSuffix("(read)") == true {
+        for await snapshot in feed.controller.snapshots where snapshot.first?.title == title {
             print("after a local write: \(describe(snapshot))")
             break
         }
     }
-    let states = feed.controller.currentLoadStates
-    print("load states: \(states)")
-    print("network states: \(await feed.accessor.states)")
+    print("load states: \(short(feed.controller.currentLoadStates))")
+    print("network states: \(short(await feed.accessor.states))")
     await feed.close()
 } catch {
     print("offline-feed: \(error)")
