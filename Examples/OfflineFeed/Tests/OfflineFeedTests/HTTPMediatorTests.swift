@@ -10,8 +10,8 @@ import Testing
 
 /// The whole example over real HTTP on loopback: the fixture server as the network,
 /// AsyncPagingHTTP as the client, the database on disk. Real clocks, bounded by the transport's
-/// request timeout (20 s); no test waits on time.
-@Suite("Offline feed over HTTP (fixture server on 127.0.0.1)")
+/// request timeout (20 s) and the suite's time limit (1 minute); no test waits on time.
+@Suite("Offline feed over HTTP (fixture server on 127.0.0.1)", .timeLimit(.minutes(1)))
 struct HTTPMediatorTests {
     @Test("the network's pages are stored and listed; a restart without the network shows them, with the refresh side failed")
     func storedThenOffline() async throws {

@@ -213,4 +213,30 @@ struct OfflineFeedTests {
         await feed.close()
         snapshots.cancel()
     }
+
+    @Test("remoteMediator_refreshCancelsBoundaryLoad (dropAppendPrependIfRefreshIsTriggered, through the feed): a network refresh during an append at the boundary cancels it; the list is the refreshed one")
+    func refreshCancelsBoundaryLoad() async throws {
+        let test = try TestDatabase()
+        defer { test.remove() }
+        let mediator = ScriptedMediator(database: test.database, refreshStart: 0, gated: true)
+        try await test.database.storeRefresh(mediator.items(0..<10), next: "10")
+        let feed = try makeFeed(test, mediator)
+        _ = await feed.start()
+        var started = mediator.started.makeAsyncIterator()
+        let more = Task { await feed.loadMore() }
+        #expect(await started.next() == .append)
+        let refresh = Task { await feed.refresh() }
+        #expect(await started.next() == .refresh)  // the append's wait was cancelled first
+        mediator.answer(.refresh)
+        #expect(await refresh.value.outcome == .completed(LoadSummary(itemsApplied: 10)))
+        guard case .cancelled = await more.value.outcome else {
+            Issue.record("expected the load-more to be cancelled")
+            return
+        }
+        #expect(mediator.loads == [.append, .refresh])  // its caller gone, the append is not run again
+        #expect(mediator.maximumConcurrent == 1)
+        #expect(feed.controller.currentSnapshot.map(\.id) == Array(0..<10))
+        #expect(try await test.database.count() == 10)
+        await feed.close()
+    }
 }
