@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The offline example end to end: the package's fixture server on 127.0.0.1 as the network,
 # offline-feed run twice on one database file — online (the network's pages stored and listed,
-# more loaded at the end, a local write shown), then offline after the server is stopped (the
+# more loaded at the end, a local write reloading the page on screen), then offline after the server is stopped (the
 # stored list shown before the network is asked, the refresh side failed, the stored pages
 # still loading). Each run's output is checked line by line. Bounded: the server must print its
 # port within 20 s, each run at most 60 s.
@@ -42,13 +42,13 @@ timeout 60 "$BIN" --db "$WORK/feed.sqlite" --url "http://127.0.0.1:$PORT/cursor"
 expect "$WORK/online" '^stored list: 0 rows'
 expect "$WORK/online" '^network refresh: completed\(10 items'
 expect "$WORK/online" '^load more: completed\(10 items.* -> 30 rows: item 50, item 49'
-expect "$WORK/online" '^after a local write: .*item 50 \*,'
+expect "$WORK/online" '^after a local write to row 12: 10 rows: item 40, item 39, item 38 \*, .*reloaded\(12 -> 2\)'
 
 kill "$SERVER_PID"
 SERVER_PID=""
 echo "== offline (the server stopped): $BIN --db $WORK/feed.sqlite --more 3"
 timeout 60 "$BIN" --db "$WORK/feed.sqlite" --url "http://127.0.0.1:$PORT/cursor" --more 3 | tee "$WORK/offline"
-expect "$WORK/offline" '^stored list: 10 rows: item 50 \*, item 49'
+expect "$WORK/offline" '^stored list: 10 rows: item 50, item 49'
 expect "$WORK/offline" '^network refresh: failed'
 expect "$WORK/offline" '^load states: refresh: failed'
 expect "$WORK/offline" '^load more: completed\(10 items.* -> 30 rows'

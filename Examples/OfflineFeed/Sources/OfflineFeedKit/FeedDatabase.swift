@@ -8,14 +8,14 @@ import GRDB
 /// and its cursor are stored together or not at all.
 ///
 /// The app's own writes (``rename(id:title:)``, ``delete(id:)``) publish an invalidation on
-/// ``invalidations`` once committed, which ``OfflineFeed`` follows by reloading the list around
-/// the row on screen. The mediator's writes publish none: they happen inside a load of the feed,
+/// ``invalidations`` once committed, which ``OfflineFeed``'s controller follows
+/// (`followInvalidations(_:)`): the list reloads around the row on screen. The mediator's writes publish none: they happen inside a load of the feed,
 /// which answers with the rows just stored.
 public final class FeedDatabase: Sendable {
     /// The GRDB connection (serialized: one reader or writer at a time).
     public let queue: DatabaseQueue
     /// One element after each committed write of the app (the latest one is kept while nobody
-    /// reads). One reader: ``OfflineFeed`` follows it.
+    /// reads). One reader: ``OfflineFeed``'s controller follows it.
     public let invalidations: AsyncStream<Void>
     private let invalidationSink: AsyncStream<Void>.Continuation
 

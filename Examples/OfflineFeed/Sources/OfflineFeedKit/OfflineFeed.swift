@@ -3,7 +3,8 @@ import Synchronization
 
 /// A feed whose list is read from the local database, the source of truth, and filled from the
 /// network by a ``RemoteMediator``: the app opens on what is stored, loads at the ends go to the
-/// network only where nothing more is stored, and the app's writes reload the list.
+/// network only where nothing more is stored, and the app's writes reload the list around the
+/// row on screen (`FeedController.invalidate()`, through `followInvalidations(_:)`).
 ///
 /// ```swift
 /// let database = try FeedDatabase(path: path)
@@ -23,16 +24,17 @@ public final class OfflineFeed: Sendable {
     public let source: DatabasePageSource
     /// What the mediator asked for at start.
     public let initialAction: MediatorInitializeAction
-    private let follower: Task<Void, Never>
 
     /// The configuration of the controller: `pageSize` items a page, items identified by id,
-    /// no initial load (``start()`` makes it), and a refresh that is not cancelled by a load at
-    /// an end (Paging 3's rule: a load at an end waits for the network refresh through the
-    /// mediator anyway).
+    /// no initial load (``start()`` makes it), a refresh that is not cancelled by a load at an
+    /// end (Paging 3's rule: a load at an end waits for the network refresh through the
+    /// mediator anyway), and the cursor of every loaded page kept, so that a local write
+    /// reloads the page holding the row on screen (`keepsPageCursors`).
     public static func configuration(pageSize: Int) throws(FeedConfigurationError) -> FeedConfiguration {
         try FeedConfiguration(
             pageSize: pageSize, loadsInitialPage: false,
-            loadMoreDuringRefresh: .ignoreLoadMore, loadPreviousDuringRefresh: .ignoreLoadPrevious)
+            loadMoreDuringRefresh: .ignoreLoadMore, loadPreviousDuringRefresh: .ignoreLoadPrevious,
+            keepsPageCursors: true)
     }
 
     /// Asks `mediator` what to do at start, then creates the feed.
@@ -46,8 +48,10 @@ public final class OfflineFeed: Sendable {
         return try OfflineFeed(database: database, mediator: mediator, initialAction: action, clock: clock, pageSize: pageSize)
     }
 
-    /// Creates the feed with the mediator's initial action already known. It follows the
-    /// database's ``FeedDatabase/invalidations`` until ``close()``.
+    /// Creates the feed with the mediator's initial action already known. The controller
+    /// follows the database's ``FeedDatabase/invalidations`` (`followInvalidations(_:)`) until
+    /// ``close()``: each local write reloads the list around the row on screen, as reported
+    /// with `controller.reportVisibleRows(_:)`.
     public init(
         database: FeedDatabase,
         mediator: some RemoteMediator,
@@ -62,15 +66,10 @@ public final class OfflineFeed: Sendable {
         let controller = FeedController(
             source: source, clock: clock, configuration: try Self.configuration(pageSize: pageSize), id: \.id)
         self.controller = controller
-        let invalidations = database.invalidations
-        follower = Task {
-            for await _ in invalidations {
-                _ = await Self.reloadAfterWrite(controller)
-            }
-        }
+        // Each committed write of the app is an invalidation: the list reloads around the row
+        // on screen (the page holding it, read again from the database by its key).
+        controller.followInvalidations(database.invalidations)
     }
-
-    deinit { follower.cancel() }
 
     /// Shows the stored list (no network: its result is `stored`), then, when the mediator
     /// asked for ``MediatorInitializeAction/launchInitialRefresh``, refreshes from the network
@@ -111,15 +110,8 @@ public final class OfflineFeed: Sendable {
         side == .refresh ? await refresh() : await controller.retry(side)
     }
 
-    /// Reloads the list from the database after a write. The one place that decides how a
-    /// write shows: a refresh of the list from the stored rows (no network).
-    public static func reloadAfterWrite(_ controller: FeedController<Post, RowKey>) async -> LoadResult {
-        await controller.refresh()
-    }
-
     /// Stops following the database and closes the controller.
     public func close() async {
-        follower.cancel()
         await controller.close()
     }
 }

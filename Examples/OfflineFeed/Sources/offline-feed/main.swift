@@ -50,12 +50,17 @@ do {
         let result = await feed.loadMore()
         print("load more: \(short(result.outcome)) -> \(describe(feed.controller.currentSnapshot))")
     }
-    if let first = feed.controller.currentSnapshot.first {
-        let title = first.title + " *"
-        try await database.rename(id: first.id, title: title)
-        // The write invalidates the list; wait until the reload shows it.
-        for await snapshot in feed.controller.snapshots where snapshot.first?.title == title {
-            print("after a local write: \(describe(snapshot))")
+    // The rows on screen: 12-15 (or the first rows of a shorter list). A local write then
+    // reloads the page holding row 12 from the database, and says where its item went.
+    let list = feed.controller.currentSnapshot
+    if !list.isEmpty {
+        let anchor = min(12, list.count - 1)
+        feed.controller.reportVisibleRows(anchor..<min(anchor + 4, list.count))
+        let row = list[anchor]
+        let title = row.title + " *"
+        try await database.rename(id: row.id, title: title)
+        for await snapshot in feed.controller.snapshots where snapshot.contains(where: { $0.title == title }) {
+            print("after a local write to row \(anchor): \(describe(snapshot)) (\(snapshot.change))")
             break
         }
     }

@@ -239,4 +239,31 @@ struct OfflineFeedTests {
         #expect(try await test.database.count() == 10)
         await feed.close()
     }
+
+    @Test("invalidation around the anchor (PageFetcherSnapshotTest's refresh from getRefreshKey(anchorPosition)): a local write reloads the page holding the row on screen, from the database, and says where that row went")
+    func localWriteReloadsAroundAnchor() async throws {
+        let test = try TestDatabase()
+        defer { test.remove() }
+        let mediator = ScriptedMediator(database: test.database)
+        try await test.database.storeRefresh(mediator.items(0..<10), next: "10")
+        try await test.database.storeAppend(mediator.items(10..<30), next: "30")
+        let feed = try makeFeed(test, mediator)
+        _ = await feed.start()
+        _ = await feed.loadMore()
+        _ = await feed.loadMore()
+        #expect(feed.controller.currentSnapshot.map(\.id) == Array(0..<30))
+        let snapshots = StreamRecorder(feed.controller.snapshots)
+        feed.controller.reportVisibleRows(22..<25)
+        #expect(try await test.database.rename(id: 22, title: "renamed"))
+        let reloaded = await snapshots.waitFor { $0.contains { $0.title == "renamed" } }
+        #expect(reloaded?.change == .reloaded(FeedAnchorMove(from: 22, to: 2)))
+        #expect(reloaded?.map(\.id) == Array(20..<30))  // the anchor's page, read again
+        #expect(reloaded?[2].title == "renamed")
+        // Both ends load on from the reloaded page, from the database.
+        #expect(await feed.loadPrevious().outcome == .completed(LoadSummary(itemsApplied: 10)))
+        #expect(feed.controller.currentSnapshot.map(\.id) == Array(10..<30))
+        #expect(mediator.loads.isEmpty)
+        await feed.close()
+        snapshots.cancel()
+    }
 }
