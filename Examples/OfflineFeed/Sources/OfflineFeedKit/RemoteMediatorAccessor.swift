@@ -93,6 +93,14 @@ public actor RemoteMediatorAccessor {
         await withCheckedContinuation { callerWaits.append((count, $0)) }
     }
 
+    /// Returns once no mediator load runs (at once when none does): a test's rendezvous with
+    /// a load whose caller is gone.
+    public func waitForIdle() async {
+        while let running {
+            _ = try? await running.task.value
+        }
+    }
+
     private func start(_ type: MediatorLoadType, after previous: Task<MediatorResult, any Error>? = nil) -> Task<MediatorResult, any Error> {
         serials += 1
         loadsStarted += 1

@@ -266,4 +266,33 @@ struct OfflineFeedTests {
         await feed.close()
         snapshots.cancel()
     }
+
+    @Test("invalidation during a boundary load (PageFetcherSnapshotTest's remote append with an invalidation in between): a local write cancels the load-more waiting on the network; the network's page is still stored, and the next load-more reads it from the database")
+    func localWriteDuringBoundaryLoad() async throws {
+        let test = try TestDatabase()
+        defer { test.remove() }
+        let mediator = ScriptedMediator(database: test.database, gated: true)
+        try await test.database.storeRefresh(mediator.items(0..<10), next: "10")
+        let feed = try makeFeed(test, mediator)
+        _ = await feed.start()
+        let snapshots = StreamRecorder(feed.controller.snapshots)
+        var started = mediator.started.makeAsyncIterator()
+        let more = Task { await feed.loadMore() }
+        #expect(await started.next() == .append)
+        #expect(try await test.database.rename(id: 4, title: "renamed"))
+        let reloaded = await snapshots.waitFor { $0.contains { $0.title == "renamed" } }
+        #expect(reloaded?.map(\.id) == Array(0..<10))
+        guard case .cancelled = await more.value.outcome else {
+            Issue.record("expected the load-more to be cancelled by the reload")
+            return
+        }
+        mediator.answer(.append)  // the network answers late: its page is stored all the same
+        await feed.accessor.waitForIdle()
+        #expect(try await test.database.count() == 20)
+        #expect(await feed.loadMore().outcome == .completed(LoadSummary(itemsApplied: 10)))
+        #expect(mediator.loads == [.append])  // read from the database, not fetched again
+        #expect(feed.controller.currentSnapshot.map(\.id) == Array(0..<20))
+        await feed.close()
+        snapshots.cancel()
+    }
 }
