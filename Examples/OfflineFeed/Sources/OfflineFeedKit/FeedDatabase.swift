@@ -91,6 +91,13 @@ public final class FeedDatabase: Sendable {
         try await queue.read { db in try Post.fetchCount(db) }
     }
 
+    /// Whether no row is stored (one index probe, where ``count()`` reads the whole table).
+    public func isEmpty() async throws -> Bool {
+        try await queue.read { db in
+            try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM post)") ?? false)
+        }
+    }
+
     /// Every stored row, in order (for tests and the demo).
     public func allRows() async throws -> [Post] {
         try await queue.read { db in try Post.fetchAll(db, sql: "SELECT * FROM post ORDER BY position") }

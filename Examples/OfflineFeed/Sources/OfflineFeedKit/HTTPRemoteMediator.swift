@@ -36,8 +36,8 @@ public struct HTTPRemoteMediator: RemoteMediator {
 
     /// A refresh when nothing is stored; otherwise ``initialActionWhenStored``.
     public func initialize() async -> MediatorInitializeAction {
-        let stored = (try? await database.count()) ?? 0
-        return stored == 0 ? .launchInitialRefresh : initialActionWhenStored
+        let empty = (try? await database.isEmpty()) ?? true
+        return empty ? .launchInitialRefresh : initialActionWhenStored
     }
 
     /// Fetches the network's page for `type` and stores it with its cursor.
