@@ -17,7 +17,7 @@ struct OfflineFeedTests {
             clock: TestClock(), pageSize: 10)
     }
 
-    @Test("remoteMediator_initialLoadTriggersRefresh (LAUNCH_INITIAL_REFRESH): the empty stored list, then the network's first page through the database")
+    @Test("requestLoadIfRefreshAllowed_simple (LAUNCH_INITIAL_REFRESH, through the feed): the empty stored list, then the network's first page through the database")
     func initialLoadTriggersRefresh() async throws {
         let test = try TestDatabase()
         defer { test.remove() }
@@ -31,7 +31,7 @@ struct OfflineFeedTests {
         await feed.close()
     }
 
-    @Test("remoteMediator_skipInitialRefresh (SKIP_INITIAL_REFRESH): the stored list only; the network is not asked")
+    @Test("remoteMediator_initializeSkip (PageFetcherTest) and requestLoadIfRefreshAllowed_noop: SKIP_INITIAL_REFRESH shows the stored list only; the network is not asked")
     func skipInitialRefresh() async throws {
         let test = try TestDatabase()
         defer { test.remove() }
@@ -45,7 +45,7 @@ struct OfflineFeedTests {
         await feed.close()
     }
 
-    @Test("remoteMediator_restart (Paging 3's offline start): a restart shows the stored list before the network answers")
+    @Test("remoteMediator_initialLoadErrorTriggersLocal (its order: the remote refresh loading, the local list delivered): a restart shows the stored list before the network answers")
     func restartShowsStoredListFirst() async throws {
         let first = try TestDatabase()
         defer { first.remove() }
@@ -73,7 +73,7 @@ struct OfflineFeedTests {
         snapshots.cancel()
     }
 
-    @Test("remoteMediator_appendTriggersMediatorAtBoundary: stored pages come from the database; past them the mediator stores the network's next page")
+    @Test("remoteMediator_initialLoadTriggersAppend: stored pages come from the database; past them the mediator stores the network's next page")
     func appendAtBoundaryTriggersMediator() async throws {
         let test = try TestDatabase()
         defer { test.remove() }
@@ -91,7 +91,7 @@ struct OfflineFeedTests {
         await feed.close()
     }
 
-    @Test("remoteMediator_prependTriggersMediatorAtBoundary: before the first stored row the mediator stores the network's previous page")
+    @Test("remoteMediator_initialLoadTriggersPrepend: before the first stored row the mediator stores the network's previous page")
     func prependAtBoundaryTriggersMediator() async throws {
         let test = try TestDatabase()
         defer { test.remove() }
@@ -105,7 +105,7 @@ struct OfflineFeedTests {
         await feed.close()
     }
 
-    @Test("remoteMediator_appendError: the mediator's error fails the load-more side; the stored list stays and a retry stores the page")
+    @Test("loadEvents (RemoteMediatorAccessorTest, its append error, through the feed): the mediator's error fails the load-more side; the stored list stays and a retry stores the page")
     func appendErrorSurfacesPerSide() async throws {
         let test = try TestDatabase()
         defer { test.remove() }
@@ -132,7 +132,7 @@ struct OfflineFeedTests {
         await feed.close()
     }
 
-    @Test("remoteMediator_refreshError: a failed network refresh fails the refresh side; the stored list stays; the ends wait for a refresh")
+    @Test("remoteMediator_initialLoadErrorTriggersLocal and requestLoad_queuesBoundaryAfterRefreshFails (through the feed): a failed network refresh fails the refresh side; the stored list stays; the ends wait for a refresh")
     func refreshErrorKeepsStoredList() async throws {
         let test = try TestDatabase()
         defer { test.remove() }
@@ -160,7 +160,7 @@ struct OfflineFeedTests {
         await feed.close()
     }
 
-    @Test("remoteMediator_endOfPaginationReached: the mediator's end ends the list; no more network loads")
+    @Test("remoteMediator_appendEndOfPaginationReachedLocalThenRemote: the stored rows end, then the network's end ends the list; no more network loads")
     func endOfPaginationReached() async throws {
         let test = try TestDatabase()
         defer { test.remove() }
@@ -175,7 +175,7 @@ struct OfflineFeedTests {
         await feed.close()
     }
 
-    @Test("remoteMediator_boundaryPartialPage: a short stored page at the end is completed from the network in the same load")
+    @Test("remoteMediator_endOfPaginationNotReachedLoadStatePrepend (the append side; and this example's rule for a short stored page): a short stored page at the end is completed from the network in the same load")
     func partialStoredPageCompletedFromNetwork() async throws {
         let test = try TestDatabase()
         defer { test.remove() }
@@ -194,7 +194,7 @@ struct OfflineFeedTests {
         await feed.close()
     }
 
-    @Test("invalidation (Paging 3's database write invalidates the PagingSource): a local write reloads the list from the database")
+    @Test("this example's rule (Paging 3: a database write invalidates the PagingSource): a local write reloads the list from the database; with no rows reported, its first page")
     func localWriteReloadsList() async throws {
         let test = try TestDatabase()
         defer { test.remove() }
@@ -214,7 +214,7 @@ struct OfflineFeedTests {
         snapshots.cancel()
     }
 
-    @Test("remoteMediator_refreshCancelsBoundaryLoad (dropAppendPrependIfRefreshIsTriggered, through the feed): a network refresh during an append at the boundary cancels it; the list is the refreshed one")
+    @Test("dropAppendPrependIfRefreshIsTriggered (through the feed): a network refresh during an append at the boundary cancels it; the list is the refreshed one")
     func refreshCancelsBoundaryLoad() async throws {
         let test = try TestDatabase()
         defer { test.remove() }
@@ -240,7 +240,7 @@ struct OfflineFeedTests {
         await feed.close()
     }
 
-    @Test("invalidation around the anchor (PageFetcherSnapshotTest's refresh from getRefreshKey(anchorPosition)): a local write reloads the page holding the row on screen, from the database, and says where that row went")
+    @Test("this example's rule (Paging 3: a write invalidates, the new generation loads from getRefreshKey(anchorPosition)): a local write reloads the page holding the row on screen, from the database, and says where that row went")
     func localWriteReloadsAroundAnchor() async throws {
         let test = try TestDatabase()
         defer { test.remove() }
@@ -267,7 +267,7 @@ struct OfflineFeedTests {
         snapshots.cancel()
     }
 
-    @Test("invalidation during a boundary load (PageFetcherSnapshotTest's remote append with an invalidation in between): a local write cancels the load-more waiting on the network; the network's page is still stored, and the next load-more reads it from the database")
+    @Test("this example's rule, features together (a write during a remote append): a local write cancels the load-more waiting on the network; the network's page is still stored, and the next load-more reads it from the database")
     func localWriteDuringBoundaryLoad() async throws {
         let test = try TestDatabase()
         defer { test.remove() }
