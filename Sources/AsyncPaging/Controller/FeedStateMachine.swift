@@ -54,8 +54,8 @@
         @usableFromInline var attempt: Int
         /// The attempt this load started with (above 1 for a manual retry).
         @usableFromInline let firstAttempt: Int
-        /// How many empty pages that claimed more this load has followed; also tells apart the
-        /// fetches of one attempt, so that a late timer of an earlier fetch cannot match.
+        /// Tells apart the fetches of one attempt (each followed empty page, each page of a
+        /// refetch, a restart), so that a late answer or timer of an earlier fetch cannot match.
         @usableFromInline var step: Int = 0
         /// The cursor the load started from (a refresh's `from`, an end's edge cursor).
         @usableFromInline let origin: Cursor?
@@ -73,6 +73,10 @@
         /// An invalidation came while this refresh was fetching: its answer may predate the
         /// change, so it is dropped and the load fetches again from its origin.
         @usableFromInline var restartsWhenAnswered = false
+        /// The empty pages that claimed more this fetch of the load followed (`step` counts
+        /// every fetch: a refetch's pages and a restart's fetch too). At most
+        /// ``FeedConfiguration/emptyPagesFollowedLimit``, so two bytes, in the padding.
+        @usableFromInline var emptyPagesFollowed: UInt16 = 0
         /// The cursor being fetched; moves on when the load follows an empty page.
         @usableFromInline var cursor: Cursor?
         @usableFromInline var phase: Phase = .fetching
@@ -525,7 +529,7 @@
             return true
         }
         let isRefresh = side == .refresh
-        if page.items.isEmpty, let onward, current.step < configuration.maximumEmptyPagesFollowed,
+        if page.items.isEmpty, let onward, Int(current.emptyPagesFollowed) < configuration.maximumEmptyPagesFollowed,
            isRefresh || !followedCursors.contains(onward) {
             // An empty page that claims more: follow it within this load, applying nothing.
             if !isRefresh, let cursor = current.cursor {
@@ -536,6 +540,7 @@
             }
             current.cursor = onward
             current.step += 1
+            current.emptyPagesFollowed += 1
             self[load: side] = current
             actions.append(.startFetch(id, side: side, cursor: onward, attempt: current.attempt, step: current.step))
             return true
@@ -547,6 +552,7 @@
             if refetched.count < refetchPageCount, let next = page.next, !refetched.contains(where: { $0.fetchedWith == next }) {
                 current.cursor = next
                 current.step += 1
+                current.emptyPagesFollowed = 0
                 self[load: side] = current
                 actions.append(.startFetch(id, side: side, cursor: next, attempt: current.attempt, step: current.step))
                 return true
@@ -928,6 +934,7 @@
         current.restartsWhenAnswered = false
         current.cursor = current.origin
         current.step += 1
+        current.emptyPagesFollowed = 0
         current.phase = .fetching
         self[load: current.side] = current
         if !refetched.isEmpty { refetched = [] }
