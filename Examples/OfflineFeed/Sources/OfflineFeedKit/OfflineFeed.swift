@@ -1,5 +1,4 @@
 import AsyncPaging
-import Synchronization
 
 /// A feed whose list is read from the local database, the source of truth, and filled from the
 /// network by a ``RemoteMediator``: the app opens on what is stored, loads at the ends go to the
@@ -9,9 +8,10 @@ import Synchronization
 /// ```swift
 /// let database = try FeedDatabase(path: path)
 /// let mediator = HTTPRemoteMediator(database: database, url: apiURL)
-/// let feed = await OfflineFeed.open(database: database, mediator: mediator)
+/// let feed = try await OfflineFeed.open(database: database, mediator: mediator)
 /// Task { for await snapshot in feed.controller.snapshots { render(snapshot) } }
 /// let (stored, network) = await feed.start() // the stored list first, then the network's
+/// feed.controller.reportVisibleRows(visibleRows) // where a local write reloads the list
 /// ```
 public final class OfflineFeed: Sendable {
     /// The engine: its snapshots are the list, its load states say which side failed.
