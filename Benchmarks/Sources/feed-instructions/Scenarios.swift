@@ -177,6 +177,7 @@ let allScenarios: [InstructionScenario] = {
     scenarios += editScenarios
     scenarios += sessionScenarios
     scenarios += sequenceScenarios
+    scenarios += transformScenarios
     return scenarios
 }()
 

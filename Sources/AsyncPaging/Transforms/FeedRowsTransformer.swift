@@ -34,17 +34,20 @@ public final class FeedRowsTransformer<Item: Sendable, Row: Sendable> {
     @usableFromInline var latest: FeedRows<Row>?
 
     /// Creates a transformer with no rows yet.
-    public init(_ transform: FeedTransform<Item, Row>) {
+    @inlinable public init(_ transform: FeedTransform<Item, Row>) {
         self.transform = transform
     }
 
     /// The rows returned last, `nil` before the first update.
-    public var rows: FeedRows<Row>? { latest }
+    @inlinable public var rows: FeedRows<Row>? { latest }
 
     /// Brings the rows up to the list and load states of `update`, and returns them with their
     /// change since the rows returned before (``FeedRowsChange/replaced`` for the first).
+    // Inlinable, with the load path it calls, so that the app's module runs it specialized for
+    // its `Item` and `Row` (unspecialized, generic code looks up metadata at run time); the
+    // edit path, rare, is not.
     @discardableResult
-    public func apply(_ update: FeedUpdate<Item>) -> FeedRows<Row> {
+    @inlinable public func apply(_ update: FeedUpdate<Item>) -> FeedRows<Row> {
         let snapshot = update.snapshot
         let startReached = update.loadStates.loadPrevious == .reachedEnd
         let endReached = update.loadStates.loadMore == .reachedEnd
@@ -95,7 +98,7 @@ public final class FeedRowsTransformer<Item: Sendable, Row: Sendable> {
     // MARK: The whole list
 
     /// Makes every row of `snapshot` again.
-    @usableFromInline func rebuild(_ snapshot: FeedSnapshot<Item>, startReached: Bool, endReached: Bool) {
+    @inlinable func rebuild(_ snapshot: FeedSnapshot<Item>, startReached: Bool, endReached: Bool) {
         store = ItemStore()
         marks.removeAll()
         hasHeader = false
@@ -140,7 +143,7 @@ public final class FeedRowsTransformer<Item: Sendable, Row: Sendable> {
     /// Adds the header and the footer the list lacks and should have. Returns the rows added at
     /// the start and at the end.
     @discardableResult
-    @usableFromInline func addHeaderAndFooter(_ snapshot: FeedSnapshot<Item>) -> (atStart: Int, atEnd: Int) {
+    @inlinable func addHeaderAndFooter(_ snapshot: FeedSnapshot<Item>) -> (atStart: Int, atEnd: Int) {
         guard let separator = transform.separator else { return (0, 0) }
         var added = (atStart: 0, atEnd: 0)
         if !hasHeader, startReached, let first = marks.firstKept(), let header = separator(nil, snapshot[first]) {
@@ -160,7 +163,7 @@ public final class FeedRowsTransformer<Item: Sendable, Row: Sendable> {
 
     /// Applies items removed and added at the ends (`ends`, in items of the older and newer
     /// lists), and the reached ends; returns the change in rows.
-    @usableFromInline func applyEnds(
+    @inlinable func applyEnds(
         _ ends: FeedEndsChange, of snapshot: FeedSnapshot<Item>, startReached: Bool, endReached: Bool
     ) -> FeedRowsChange {
         let startChanged = ends.removedAtStart > 0 || ends.insertedAtStart > 0 || startReached != self.startReached
