@@ -22,16 +22,33 @@
 public final class FeedRowsTransformer<Item: Sendable, Row: Sendable> {
     /// The transform it applies.
     public let transform: FeedTransform<Item, Row>
+    // The state below is read and written only by the transformer's one owner (it is not
+    // `Sendable`), never through overlapping accesses: release builds skip the dynamic
+    // exclusivity checks of its class properties (~2,000 instructions a page of 20 items,
+    // measured with callgrind); debug builds, which run the tests, keep them.
+    //
+    // - `marks`: per item of the list, whether it is shown and has a separator before it.
+    // - `source`: the list the rows were made of last; `nil` before the first update.
+    // - `latest`: the rows returned last.
+    #if DEBUG
     @usableFromInline var store = ItemStore<Row>()
     @usableFromInline var marks = _RowMarks()
     @usableFromInline var hasHeader = false
     @usableFromInline var hasFooter = false
     @usableFromInline var startReached = false
     @usableFromInline var endReached = false
-    /// The list the rows were made of last; `nil` before the first update.
     @usableFromInline var source: FeedSnapshot<Item>?
-    /// The rows returned last.
     @usableFromInline var latest: FeedRows<Row>?
+    #else
+    @exclusivity(unchecked) @usableFromInline var store = ItemStore<Row>()
+    @exclusivity(unchecked) @usableFromInline var marks = _RowMarks()
+    @exclusivity(unchecked) @usableFromInline var hasHeader = false
+    @exclusivity(unchecked) @usableFromInline var hasFooter = false
+    @exclusivity(unchecked) @usableFromInline var startReached = false
+    @exclusivity(unchecked) @usableFromInline var endReached = false
+    @exclusivity(unchecked) @usableFromInline var source: FeedSnapshot<Item>?
+    @exclusivity(unchecked) @usableFromInline var latest: FeedRows<Row>?
+    #endif
 
     /// Creates a transformer with no rows yet.
     @inlinable public init(_ transform: FeedTransform<Item, Row>) {
@@ -212,6 +229,7 @@ public final class FeedRowsTransformer<Item: Sendable, Row: Sendable> {
         // new kept item and the first kept item that was there.
         if ends.insertedAtStart > 0 {
             var rows: [Row] = []
+            rows.reserveCapacity(ends.insertedAtStart * 2 + 1)
             let kept = marks
             marks = _RowMarks()
             var previous: Item? = nil
@@ -229,6 +247,7 @@ public final class FeedRowsTransformer<Item: Sendable, Row: Sendable> {
         }
         if ends.insertedAtEnd > 0 {
             var rows: [Row] = []
+            rows.reserveCapacity(ends.insertedAtEnd * 2 + 1)
             var previous = marks.lastKept().map { snapshot[$0] }
             appendRows(of: snapshot, from: snapshot.count - ends.insertedAtEnd, to: snapshot.count, after: &previous, into: &rows)
             store.append(contentsOf: rows)
