@@ -139,19 +139,22 @@ public final class FeedRowsTransformer<Item: Sendable, Row: Sendable> {
         let separator = transform.separator
         let map = transform.map
         var index = start
+        // The item is read once, as an optional: the separator takes it and the one before as
+        // they are, and it becomes `previous` (its last use: a move). (Binding `previous` and wrapping the
+        // item for each call copied each post three times: a retain and a release per string.)
         while index < end {
-            let item = snapshot[index]
+            let item: Item? = snapshot[index]
             index += 1
-            guard filter?(item) ?? true else {
+            guard filter?(item.unsafelyUnwrapped) ?? true else {
                 marks.append(0)
                 continue
             }
             var itemMarks = _RowMarks.kept
-            if let separator, let before = previous, let row = separator(before, item) {
+            if let separator, previous != nil, let row = separator(previous, item) {
                 rows.append(row)
                 itemMarks |= _RowMarks.separatorBefore
             }
-            rows.append(map(item))
+            rows.append(map(item.unsafelyUnwrapped))
             marks.append(itemMarks)
             previous = item
         }
