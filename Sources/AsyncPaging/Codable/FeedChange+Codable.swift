@@ -4,7 +4,8 @@
 /// `{"kind": "extended", "prepended": {"lowerBound": 0, "upperBound": 20}, "appended": {…}}` or
 /// `{"kind": "ends", "removedAtStart": 20, "insertedAtStart": 0, "insertedAtEnd": 20, "removedAtEnd": 0}`
 /// (see ``FeedEndsChange``), `{"kind": "updated", "indices": [3, 7]}` or
-/// `{"kind": "removed", "indices": [3]}`. A range whose bounds are reversed or negative, or a negative count,
+/// `{"kind": "removed", "indices": [3]}` or `{"kind": "reloaded", "from": 5000, "to": 12}` (`to`
+/// left out when the anchor's item is not in the new list). A range whose bounds are reversed or negative, or a negative count,
 /// is a `DecodingError`.
 extension FeedChange: Codable {
     /// Encodes in the JSON shape documented on this extension.
@@ -34,6 +35,10 @@ extension FeedChange: Codable {
         case .removed(let indices):
             try container.encode("removed", forKey: .kind)
             try container.encode(indices, forKey: "indices")
+        case .reloaded(let move):
+            try container.encode("reloaded", forKey: .kind)
+            try container.encode(move.from, forKey: "from")
+            try container.encodeIfPresent(move.to, forKey: "to")
         }
     }
 
@@ -53,6 +58,14 @@ extension FeedChange: Codable {
         case "ends": self = .ends(try FeedEndsChange(from: container))
         case "updated": self = .updated(try Self.decodeIndices(from: container))
         case "removed": self = .removed(try Self.decodeIndices(from: container))
+        case "reloaded":
+            let from = try container.decode(Int.self, forKey: "from")
+            let to = try container.decodeIfPresent(Int.self, forKey: "to")
+            guard from >= 0, (to ?? 0) >= 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: "from", in: container, debugDescription: "negative anchor index: \(from), \(to.map(String.init) ?? "nil")")
+            }
+            self = .reloaded(FeedAnchorMove(from: from, to: to))
         default: throw container.unknownKind(kind, of: FeedChange.self)
         }
     }

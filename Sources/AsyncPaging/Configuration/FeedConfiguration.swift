@@ -78,6 +78,14 @@ public struct FeedConfiguration: Sendable, Hashable {
     /// bounds. A saved ``FeedState`` whose pages repeat a cursor still cannot be restored
     /// (``FeedStateError/repeatedCursor(pageIndex:cursor:)``).
     @inlinable public var allowsCursorReuse: Bool { _storage.allowsCursorReuse }
+    /// Whether the controller remembers the cursor of every loaded page, so that
+    /// ``FeedController/invalidate()`` reloads the page that holds the row on screen; `false`
+    /// by default (a record per page: a few bytes an item).
+    ///
+    /// A feed with ``maximumItems`` or in ``RefreshMode/refetchLoaded`` keeps them anyway. A
+    /// feed without them knows its list as one page, fetched with the cursor of its first
+    /// page: an invalidation reloads from there.
+    @inlinable public var keepsPageCursors: Bool { _storage.keepsPageCursors }
 
     /// The values, in one shared object: a controller and its state machine each keep the
     /// configuration, and a service keeps thousands of controllers made from one configuration,
@@ -99,6 +107,7 @@ public struct FeedConfiguration: Sendable, Hashable {
         @usableFromInline let maximumEmptyPagesFollowed: Int
         @usableFromInline let maximumItems: Int?
         @usableFromInline let allowsCursorReuse: Bool
+        @usableFromInline let keepsPageCursors: Bool
 
         @usableFromInline init(
             pageSize: Int,
@@ -114,7 +123,8 @@ public struct FeedConfiguration: Sendable, Hashable {
             duplicates: DuplicatePolicy,
             maximumEmptyPagesFollowed: Int,
             maximumItems: Int?,
-            allowsCursorReuse: Bool
+            allowsCursorReuse: Bool,
+            keepsPageCursors: Bool
         ) {
             self.pageSize = pageSize
             self.loadsInitialPage = loadsInitialPage
@@ -130,6 +140,7 @@ public struct FeedConfiguration: Sendable, Hashable {
             self.maximumEmptyPagesFollowed = maximumEmptyPagesFollowed
             self.maximumItems = maximumItems
             self.allowsCursorReuse = allowsCursorReuse
+            self.keepsPageCursors = keepsPageCursors
         }
     }
 
@@ -153,7 +164,8 @@ public struct FeedConfiguration: Sendable, Hashable {
         duplicates: DuplicatePolicy = .drop,
         maximumEmptyPagesFollowed: Int = 3,
         maximumItems: Int? = nil,
-        allowsCursorReuse: Bool = false
+        allowsCursorReuse: Bool = false,
+        keepsPageCursors: Bool = false
     ) throws(FeedConfigurationError) {
         guard pageSize >= 1 else { throw .invalidPageSize(pageSize) }
         guard (0...Self.emptyPagesFollowedLimit).contains(maximumEmptyPagesFollowed) else {
@@ -176,7 +188,8 @@ public struct FeedConfiguration: Sendable, Hashable {
             duplicates: duplicates,
             maximumEmptyPagesFollowed: maximumEmptyPagesFollowed,
             maximumItems: maximumItems,
-            allowsCursorReuse: allowsCursorReuse)
+            allowsCursorReuse: allowsCursorReuse,
+            keepsPageCursors: keepsPageCursors)
     }
 
     /// The defaults: pages of 20, initial load on, seed overlap rules (applied to both ends of the
@@ -205,6 +218,7 @@ extension FeedConfiguration {
             && lhs.maximumEmptyPagesFollowed == rhs.maximumEmptyPagesFollowed
             && lhs.maximumItems == rhs.maximumItems
             && lhs.allowsCursorReuse == rhs.allowsCursorReuse
+            && lhs.keepsPageCursors == rhs.keepsPageCursors
     }
 
     /// Hashes the values.
@@ -223,5 +237,6 @@ extension FeedConfiguration {
         hasher.combine(maximumEmptyPagesFollowed)
         hasher.combine(maximumItems)
         hasher.combine(allowsCursorReuse)
+        hasher.combine(keepsPageCursors)
     }
 }

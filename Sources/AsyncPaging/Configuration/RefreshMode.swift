@@ -19,4 +19,23 @@ public enum RefreshMode: Sendable, Hashable {
     /// does not start at the start of the data, and items without ids or with
     /// ``DuplicatePolicy/keep`` (no ids are kept to find the overlap) always replace.
     case mergeAtHead
+    /// Every loaded page fetched again, in order (TanStack Query's `refetch` of an infinite
+    /// query): ``FeedController/refresh()`` fetches the list's first page from the cursor it was
+    /// fetched with, then each next page from the `next` of the page fetched before it, as many
+    /// pages as the list holds, and replaces the list once, when the last page has come (one
+    /// snapshot, ``FeedChange/replaced``). With pages 9, 10 and 11 loaded, a refresh fetches 9,
+    /// 10 and 11.
+    ///
+    /// It fetches fewer pages when a page names no `next` (the data got shorter) or a `next`
+    /// already fetched in this refetch. Until the last page has come the list stays as it was:
+    /// a refetch that fails (after its automatic retries, which count for the whole refetch),
+    /// is cancelled (by a load at an end, ``LoadMoreDuringRefreshPolicy``, or a newer refresh)
+    /// or is superseded leaves it unchanged, and `retry()` runs the whole refetch again. Edits
+    /// made meanwhile are replaced with the list, as by any refresh; with
+    /// ``FeedConfiguration/maximumItems`` the refetched list is trimmed to the bound as a page
+    /// that lands at the end would trim it. ``FeedController/refresh(from:)`` still replaces the
+    /// list with one page, and a list not loaded yet loads its first page.
+    ///
+    /// The controller keeps the cursor of every loaded page in this mode (a few bytes an item).
+    case refetchLoaded
 }

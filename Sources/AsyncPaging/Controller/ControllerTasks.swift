@@ -56,6 +56,13 @@
         /// The rows on screen last reported (``FeedController/reportVisibleRows(_:prefetchDistance:)``),
         /// widened by the prefetch distance, as logical positions: what the bound keeps.
         @usableFromInline var visibleRows: _VisibleRows?
+        /// The jump threshold of the reload policy (``FeedController/setReloadPolicy(_:)``), read
+        /// where rows are reported; `nil`: no jumps.
+        @usableFromInline var jumpThreshold: Int?
+        /// The tasks following invalidations (``FeedController/followInvalidations(_:)``), and
+        /// whether they were stopped for good (close).
+        @usableFromInline var invalidationFollowers: [Task<Void, Never>] = []
+        @usableFromInline var stoppedFollowing = false
 
         @inlinable init() {}
 
@@ -183,13 +190,44 @@
         tasks?.timer?.cancel()
     }
 
-    /// Cancels and forgets whatever runs.
+    /// Cancels and forgets whatever runs, the tasks following invalidations included (none is
+    /// started after this).
     @inlinable func cancelAll() {
-        let all = running.withLock { $0.removeAll() }
+        let (all, followers) = running.withLock { records in
+            records.stoppedFollowing = true
+            defer { records.invalidationFollowers = [] }
+            return (records.removeAll(), records.invalidationFollowers)
+        }
         for tasks in all {
             tasks.fetch?.cancel()
             tasks.timer?.cancel()
         }
+        for follower in followers { follower.cancel() }
+    }
+
+    /// The rows on screen, and the jump threshold to check them against, in one lock.
+    @inlinable func setVisibleRows(_ rows: _VisibleRows?) -> Int? {
+        running.withLock { records in
+            records.visibleRows = rows
+            return records.jumpThreshold
+        }
+    }
+
+    /// The jump threshold of the reload policy; `nil`: no jumps.
+    @inlinable var jumpThreshold: Int? {
+        get { running.withLock { $0.jumpThreshold } }
+        set { running.withLock { $0.jumpThreshold = newValue } }
+    }
+
+    /// Keeps `follower` to cancel on close; `false` (and it is cancelled) after close.
+    @inlinable func addInvalidationFollower(_ follower: Task<Void, Never>) -> Bool {
+        let added = running.withLock { records in
+            if records.stoppedFollowing { return false }
+            records.invalidationFollowers.append(follower)
+            return true
+        }
+        if !added { follower.cancel() }
+        return added
     }
 
     /// Runs `body` on the record of `loadID`, under the lock.

@@ -134,13 +134,34 @@ extension FeedController {
                 launchTimer(id, attempt: failure.attempt, step: 0, after: delay, isTimeout: false)
             case .applyPage(let id, let side):
                 guard let page = machine.takeLandedPage() else { break }
+                // A reload from an invalidation says where the row on screen went.
+                let anchor = side == .refresh && _reloads != nil ? takeAnchor(of: id) : nil
+                let anchorBefore = anchor.map(indexBeforeReload)
                 let (applied, dropped) = apply(page, at: side)
                 if let journal = _sessionJournal { journalPage(page, applied: applied, dropped: dropped, at: side, in: journal) }
                 let trim = machine.pageApplied(
                     id, applied: applied, dropped: dropped, keeping: side == .refresh ? nil : protectedStoreIndices,
                     into: &actions)
                 dropPages(trim)
-                publishList(replacing: side == .refresh)
+                if let anchor, let anchorBefore {
+                    publishList(replacing: true, reloaded: FeedAnchorMove(from: anchorBefore, to: indexAfterReload(anchor)))
+                } else {
+                    publishList(replacing: side == .refresh)
+                }
+            case .applyRefetchedPages(let id):
+                let pages = machine.refetched
+                var applied: [Int] = []
+                applied.reserveCapacity(pages.count)
+                var dropped = 0
+                for (index, fetched) in pages.enumerated() {
+                    let counts = apply(fetched.page, at: index == 0 ? .refresh : .loadMore)
+                    applied.append(counts.applied)
+                    dropped += counts.dropped
+                }
+                _sessionJournal?.recordWholeList()
+                let trim = machine.refetchApplied(id, applied: applied, dropped: dropped, into: &actions)
+                dropPages(trim)
+                publishList(replacing: true)
             case .mergePageAtHead(let id):
                 guard let page = machine.takeLandedPage() else { break }
                 _sessionJournal?.recordWholeList()
@@ -273,13 +294,13 @@ extension FeedController {
     }
 
     /// Publishes the store as the next snapshot: a new generation when `replacing` (a refresh,
-    /// even to an empty list), else only if the list changed since the latest snapshot, with
-    /// the change between them.
-    @inlinable func publishList(replacing: Bool) {
+    /// even to an empty list; ``FeedChange/reloaded(_:)`` with `reloaded`), else only if the
+    /// list changed since the latest snapshot, with the change between them.
+    @inlinable func publishList(replacing: Bool, reloaded: FeedAnchorMove? = nil) {
         let contents = store.contents
         let change: FeedChange
         if replacing {
-            change = .replaced
+            change = reloaded.map { .reloaded($0) } ?? .replaced
         } else {
             // The counts alone, as published: a view would retain its tables.
             let previous = published.counts

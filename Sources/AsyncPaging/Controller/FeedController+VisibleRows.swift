@@ -20,8 +20,10 @@ extension FeedController {
     /// controller): call it whenever the rows on screen change. The rows are indices of the
     /// newest list (``currentSnapshot``) and follow their items as pages come and go at either
     /// end; a refresh that replaces the list forgets them until the next report. Rows outside
-    /// the list count as its first or last row; a negative distance counts as 0; nothing
-    /// overflows.
+    /// the list count as its first or last row (for the bound; with a jump policy, rows far past
+    /// the list jump there, ``JumpPolicy``); a negative distance counts as 0; nothing overflows.
+    ///
+    /// The first row is also the anchor that ``invalidate()`` reloads around.
     /// - Parameters:
     ///   - rows: The indices of the rows on screen in ``currentSnapshot``.
     ///   - prefetchDistance: How many rows beyond the visible ones the UI prefetches (the
@@ -35,7 +37,13 @@ extension FeedController {
     @inlinable public nonisolated func reportVisibleRows(
         _ rows: Range<Int>, prefetchDistance: Int = 0, of snapshot: FeedSnapshot<Item>
     ) {
-        tasks.visibleRows = _VisibleRows(rows: rows, prefetchDistance: prefetchDistance, in: snapshot)
+        let jumpThreshold = tasks.setVisibleRows(_VisibleRows(rows: rows, prefetchDistance: prefetchDistance, in: snapshot))
+        // Rows far past the list, with a jump policy (``setReloadPolicy(_:)``): maybe a jump.
+        if let jumpThreshold, snapshot.count > 0,
+           Self.isJump(row: rows.lowerBound, count: snapshot.count, threshold: jumpThreshold) {
+            let generation = snapshot.generation
+            Task { await self.jumpReported(row: rows.lowerBound, generation: generation) }
+        }
     }
 
     /// Forgets the rows reported with ``reportVisibleRows(_:prefetchDistance:)``: the bound drops

@@ -75,6 +75,8 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     //   `_PublishedListObservers`).
     // - `_sessionJournal`: what changed since a session registry last saved the list (nil unless
     //   a registry with a store attached one; FeedController+SessionJournal.swift).
+    // - `_reloads`: the reload policy and the anchor of a reload in flight, if either was ever
+    //   set (FeedController+Reload.swift).
     #if DEBUG
     @usableFromInline var machine: Machine
     @usableFromInline var store = ItemStore<Item>()
@@ -87,6 +89,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @usableFromInline var random = SystemRandomNumberGenerator()
     @usableFromInline package var _listObservers: _PublishedListObservers<Item>?
     @usableFromInline var _sessionJournal: _FeedSessionJournal<Item, Cursor>?
+    @usableFromInline var _reloads: _ReloadState<Item, Cursor>?
     #else
     @exclusivity(unchecked) @usableFromInline var machine: Machine
     @exclusivity(unchecked) @usableFromInline var store = ItemStore<Item>()
@@ -99,6 +102,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @exclusivity(unchecked) @usableFromInline var random = SystemRandomNumberGenerator()
     @exclusivity(unchecked) @usableFromInline package var _listObservers: _PublishedListObservers<Item>?
     @exclusivity(unchecked) @usableFromInline var _sessionJournal: _FeedSessionJournal<Item, Cursor>?
+    @exclusivity(unchecked) @usableFromInline var _reloads: _ReloadState<Item, Cursor>?
     #endif
 
     @usableFromInline struct Waiter {
@@ -350,9 +354,12 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// (``RefreshDuringRefreshPolicy/join``).
     /// - Returns: What happened to this call, once the load has ended. Cancelling the calling
     ///   task does not cancel the load; other callers may be waiting on it.
+    ///
+    /// In ``RefreshMode/refetchLoaded``, it fetches every loaded page again instead, and
+    /// replaces the list once they have all come.
     @discardableResult
     @inlinable public func refresh() async -> LoadResult {
-        await call(side: .refresh) { [refreshCursor] in $0.refreshRequested(from: refreshCursor, into: &$1) }
+        await call(side: .refresh) { [refreshCursor] in $0.refreshOrRefetchRequested(from: refreshCursor, into: &$1) }
     }
 
     /// Fetches the page at `cursor` and, on success, replaces the list with it: opens the feed
@@ -456,7 +463,7 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     @inlinable func carryOutSentRequests() {
         while let request = tasks.nextRequest() {
             switch request {
-            case .refresh: run { _ = $0.refreshRequested(into: &$1) }
+            case .refresh: run { _ = $0.refreshOrRefetchRequested(from: nil, into: &$1) }
             case .loadMore: run { _ = $0.edgeLoadRequested(.loadMore, into: &$1) }
             case .loadPrevious: run { _ = $0.edgeLoadRequested(.loadPrevious, into: &$1) }
             case .retry: run { _ = $0.retryRequested(into: &$1) }

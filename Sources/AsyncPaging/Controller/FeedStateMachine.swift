@@ -54,8 +54,8 @@
         @usableFromInline var attempt: Int
         /// The attempt this load started with (above 1 for a manual retry).
         @usableFromInline let firstAttempt: Int
-        /// How many empty pages that claimed more this load has followed; also tells apart the
-        /// fetches of one attempt, so that a late timer of an earlier fetch cannot match.
+        /// Tells apart the fetches of one attempt (each followed empty page, each page of a
+        /// refetch, a restart), so that a late answer or timer of an earlier fetch cannot match.
         @usableFromInline var step: Int = 0
         /// The cursor the load started from (a refresh's `from`, an end's edge cursor).
         @usableFromInline let origin: Cursor?
@@ -66,6 +66,17 @@
         /// A refresh in ``RefreshMode/mergeAtHead`` that may keep the list: it neither cancels a
         /// load at the end nor is cancelled by one.
         @usableFromInline var mergesAtHead = false
+        /// A refresh that reloads the list where the user is (an invalidation or a jump,
+        /// ``FeedStateMachine/reloadRequested(from:coalesces:into:)``): a load at an end does not
+        /// cancel it, and it never merges at the head.
+        @usableFromInline var isReload = false
+        /// An invalidation came while this refresh was fetching: its answer may predate the
+        /// change, so it is dropped and the load fetches again from its origin.
+        @usableFromInline var restartsWhenAnswered = false
+        /// The empty pages that claimed more this fetch of the load followed (`step` counts
+        /// every fetch: a refetch's pages and a restart's fetch too). At most
+        /// ``FeedConfiguration/emptyPagesFollowedLimit``, so two bytes, in the padding.
+        @usableFromInline var emptyPagesFollowed: UInt16 = 0
         /// The cursor being fetched; moves on when the load follows an empty page.
         @usableFromInline var cursor: Cursor?
         @usableFromInline var phase: Phase = .fetching
@@ -138,6 +149,10 @@
         /// into the list's head if it shares an id with the list, else replace the list with
         /// it; then report to ``headMergeApplied(_:merged:applied:dropped:into:)``.
         case mergePageAtHead(LoadID)
+        /// Replace the list with the pages that refetch `id` gathered (``refetched``), the first
+        /// as a refresh and the others appended in order, then report the counts to
+        /// ``refetchApplied(_:applied:dropped:into:)``.
+        case applyRefetchedPages(LoadID)
         /// Publish an event.
         case emit(FeedEvent)
         /// Answer every caller waiting on `id`.
@@ -198,11 +213,16 @@
     @usableFromInline var landedPage: Page<Item, Cursor>?
     /// The cursor the last refresh started from, where `retry()` runs a failed refresh again.
     @usableFromInline var refreshOrigin: Cursor?
+    /// The pages a refetch (``RefreshMode/refetchLoaded``) fetched so far, with the cursor each
+    /// was fetched with, and how many it fetches in all; empty and 0 otherwise.
+    @usableFromInline var refetched: [_RefetchedPage<Item, Cursor>] = []
+    @usableFromInline var refetchPageCount = 0
 
     @inlinable init(configuration: FeedConfiguration, identifiesItems: Bool = false) {
         self.configuration = configuration
         self.identifiesItems = identifiesItems
-        self.keepsPages = configuration.maximumItems != nil
+        self.keepsPages = configuration.maximumItems != nil || configuration.refreshMode == .refetchLoaded
+            || configuration.keepsPageCursors
     }
 
     // MARK: Reading the state
@@ -296,6 +316,92 @@
         return .started(begin(.refresh, cursor: cursor, attempt: 1, announce: true, into: &actions))
     }
 
+    /// The data changed (`coalesces`: an invalidation) or the user jumped far past the loaded
+    /// pages (a jump): the list reloads from `cursor`, the page around the anchor.
+    ///
+    /// - A refresh in flight: an invalidation joins it and, while it is fetching, marks its fetch
+    ///   stale (its answer is dropped and it fetches again from its origin, once however many
+    ///   invalidations came); a jump joins a reload from `cursor` and replaces any other refresh.
+    /// - Otherwise loads at both ends are cancelled (``CancellationReason/preemptedByRefresh``:
+    ///   their pages belong to the old list) and a reload starts: a refresh that never merges at
+    ///   the head, and that a load at an end does not cancel (that load is ignored,
+    ///   ``IgnoreReason/refreshInFlight``).
+    @inlinable mutating func reloadRequested(from cursor: Cursor?, coalesces: Bool, into actions: inout [Action]) -> Decision {
+        if isClosed { return .answered(.ignored(.closed)) }
+        var announce = true
+        if var current = refreshLoad {
+            if coalesces {
+                if case .fetching = current.phase {
+                    current.restartsWhenAnswered = true
+                    refreshLoad = current
+                }
+                return .joined(current.id)
+            }
+            if current.isReload && current.origin == cursor && !current.restartsWhenAnswered { return .joined(current.id) }
+            actions.append(.cancelLoad(current.id))
+            actions.append(.resolveCallers(current.id, .cancelled(.supersededByNewerRequest)))
+            refreshLoad = nil
+            announce = false
+        }
+        if let current = endLoad { end(current, .cancelled(.preemptedByRefresh), into: &actions) }
+        if let current = startLoad { end(current, .cancelled(.preemptedByRefresh), into: &actions) }
+        failures = []
+        return .started(begin(.refresh, cursor: cursor, attempt: 1, announce: announce, isReload: true, into: &actions))
+    }
+
+    /// `refresh()`: in ``RefreshMode/refetchLoaded``, with pages loaded, a refetch of every
+    /// loaded page — from the cursor the first page was fetched with, then each from the `next`
+    /// of the page fetched before it, as many pages as are loaded (fewer when a page names no
+    /// `next`, or a `next` fetched already in this refetch); the list is replaced once, when the
+    /// last page has come. Otherwise a refresh from `cursor` (``refreshRequested(from:into:)``).
+    @inlinable mutating func refreshOrRefetchRequested(from cursor: Cursor?, into actions: inout [Action]) -> Decision {
+        guard configuration.refreshMode == .refetchLoaded, keepsPages, hasLoadedFirstPage, !pages.isEmpty else {
+            return refreshRequested(from: cursor, into: &actions)
+        }
+        let pageCount = pages.count
+        let decision = refreshRequested(from: pages[0].fetchedWith, into: &actions)
+        if case .started = decision { refetchPageCount = pageCount }
+        return decision
+    }
+
+    /// The controller applied the pages of refetch `id` (``Action/applyRefetchedPages(_:)``):
+    /// `applied[i]` items of page `i` went into the list, `dropped` duplicates in all were left
+    /// out. Records the pages and the list's edges as loading them one by one would, and ends
+    /// the load as its last page says (a repeated cursor or an empty page that claims more
+    /// fails it, as for a refresh).
+    /// - Returns: The pages to drop for the bound when the refetched list holds more.
+    @discardableResult
+    @inlinable mutating func refetchApplied(
+        _ id: LoadID, applied: [Int], dropped: Int, into actions: inout [Action]
+    ) -> Trim {
+        guard let current = refreshLoad, current.id == id, current.isApplying, !refetched.isEmpty else { return Trim() }
+        var afterApply = Load.AfterApply.complete(reachedEnd: false)
+        var total = 0
+        for (index, fetched) in refetched.enumerated() {
+            let landing = Load(
+                id: id, side: index == 0 ? .refresh : .loadMore, cursor: fetched.fetchedWith, attempt: current.attempt,
+                isRecheck: false)
+            end.halt = nil // a page before the last leaves no halt: the refetch went on past it
+            let decided = recordLanding(
+                of: landing, previous: fetched.page.previous, next: fetched.page.next, isEmpty: fetched.page.items.isEmpty)
+            let count = index < applied.count ? applied[index] : 0
+            if keepsPages { pages[pages.endIndex - 1].itemCount = count }
+            total += count
+            // The last page decides, as the edge page of the list; the first page's own failure
+            // (its `previous` points back at a page fetched) stands before it.
+            if index == refetched.count - 1 {
+                if case .complete = afterApply { afterApply = decided }
+            } else if index == 0, case .failRepeatedCursor(let cursor) = decided, cursor == fetched.page.previous {
+                afterApply = decided
+            }
+        }
+        refetched = []
+        refetchPageCount = 0
+        let trim = trimToBound(grownAt: .loadMore, into: &actions)
+        finish(current, afterApply, applied: total, dropped: dropped, into: &actions)
+        return trim
+    }
+
     /// A load at the end (`.loadMore`) or the start (`.loadPrevious`) of the list.
     @inlinable mutating func edgeLoadRequested(_ side: FeedSide, into actions: inout [Action]) -> Decision {
         if isClosed { return .answered(.ignored(.closed)) }
@@ -317,6 +423,8 @@
         if let refresh = refreshLoad, !(refresh.mergesAtHead && side == .loadMore) {
             if !hasLoadedFirstPage { return .answered(.ignored(.firstPageLoading)) }
             if edge.halt != nil { return .answered(.ignored(.stoppedByGuard)) }
+            // A reload (an invalidation, a jump) wins: the list it replaces is out of date.
+            if refresh.isReload { return .answered(.ignored(.refreshInFlight)) }
             let refreshWins = side == .loadMore
                 ? configuration.loadMoreDuringRefresh == .ignoreLoadMore
                 : configuration.loadPreviousDuringRefresh == .ignoreLoadPrevious
@@ -355,7 +463,11 @@
         guard let failure else { return .answered(.ignored(.nothingToRetry)) }
         if failure.side == .refresh {
             failures = []
-            return .started(begin(.refresh, cursor: refreshOrigin, attempt: failure.attempt + 1, announce: true, into: &actions))
+            let pageCount = pages.count
+            let id = begin(.refresh, cursor: refreshOrigin, attempt: failure.attempt + 1, announce: true, into: &actions)
+            // A failed refetch left the list as it was: run it again, page by page.
+            if configuration.refreshMode == .refetchLoaded && hasLoadedFirstPage { refetchPageCount = pageCount }
+            return .started(id)
         }
         let side = failure.side
         var edge = self[edge: side]
@@ -396,8 +508,9 @@
 
     // MARK: Results
 
-    /// Try `attempt` (fetch `step`) of load `id` returned `page`. Returns `false` (and adds no
-    /// action) when the result is stale.
+    /// Try `attempt` (fetch `step`) of load `id` returned `page`. Returns `false` when the result
+    /// is stale: it adds no action for a load that ended or moved on, and for a refresh that an
+    /// invalidation marked (``Load/restartsWhenAnswered``) it drops the page and fetches again.
     @discardableResult
     @inlinable mutating func fetchSucceeded(
         _ id: LoadID, attempt: Int, step: Int = 0, page: Page<Item, Cursor>, into actions: inout [Action]
@@ -405,6 +518,10 @@
         guard let side = side(of: id), var current = self[load: side], current.isFetching(id, attempt: attempt, step: step)
         else { return false }
         actions.append(.cancelLoad(id))
+        if current.restartsWhenAnswered {
+            restartFetch(current, into: &actions)
+            return false
+        }
         // The cursor onward: toward older pages for the start, toward newer ones otherwise.
         let onward = side == .loadPrevious ? page.previous : page.next
         if current.isRecheck {
@@ -412,7 +529,7 @@
             return true
         }
         let isRefresh = side == .refresh
-        if page.items.isEmpty, let onward, current.step < configuration.maximumEmptyPagesFollowed,
+        if page.items.isEmpty, let onward, Int(current.emptyPagesFollowed) < configuration.maximumEmptyPagesFollowed,
            isRefresh || !followedCursors.contains(onward) {
             // An empty page that claims more: follow it within this load, applying nothing.
             if !isRefresh, let cursor = current.cursor {
@@ -423,8 +540,26 @@
             }
             current.cursor = onward
             current.step += 1
+            current.emptyPagesFollowed += 1
             self[load: side] = current
             actions.append(.startFetch(id, side: side, cursor: onward, attempt: current.attempt, step: current.step))
+            return true
+        }
+        if isRefresh && refetchPageCount > 0 {
+            // A refetch (``RefreshMode/refetchLoaded``): gather the page; fetch the next from its
+            // `next` while pages are left to refetch and it names one not fetched yet.
+            refetched.append(_RefetchedPage(fetchedWith: current.cursor, page: page))
+            if refetched.count < refetchPageCount, let next = page.next, !refetched.contains(where: { $0.fetchedWith == next }) {
+                current.cursor = next
+                current.step += 1
+                current.emptyPagesFollowed = 0
+                self[load: side] = current
+                actions.append(.startFetch(id, side: side, cursor: next, attempt: current.attempt, step: current.step))
+                return true
+            }
+            current.phase = .applying(.complete(reachedEnd: false)) // decided in `refetchApplied`
+            self[load: side] = current
+            actions.append(.applyRefetchedPages(id))
             return true
         }
         if current.mergesAtHead {
@@ -739,6 +874,11 @@
         guard let side = side(of: id), var current = self[load: side], current.isFetching(id, attempt: attempt, step: step)
         else { return false }
         actions.append(.cancelLoad(id))
+        if current.restartsWhenAnswered {
+            // Failed or not, the fetch predates an invalidation: fetch again, no try spent.
+            restartFetch(current, into: &actions)
+            return false
+        }
         let retry = configuration.retry
         if current.retryNumber < retry.maximumAttempts && retry.condition.shouldRetry(error) {
             current.phase = .waitingToRetry
@@ -786,6 +926,21 @@
 
     // MARK: Helpers
 
+    /// Fetches again from its origin a refresh whose fetch an invalidation made stale
+    /// (``Load/restartsWhenAnswered``): the answer in hand is dropped, as are the pages a
+    /// refetch gathered; the same load goes on (its callers wait on), with no try spent.
+    @inlinable mutating func restartFetch(_ load: Load, into actions: inout [Action]) {
+        var current = load
+        current.restartsWhenAnswered = false
+        current.cursor = current.origin
+        current.step += 1
+        current.emptyPagesFollowed = 0
+        current.phase = .fetching
+        self[load: current.side] = current
+        if !refetched.isEmpty { refetched = [] }
+        actions.append(.startFetch(current.id, side: current.side, cursor: current.origin, attempt: current.attempt, step: current.step))
+    }
+
     /// Under ``BothEndsPolicy/cancelOther``, ends the load at the other end before a new load
     /// at `side` starts (a request or a retry alike).
     @inlinable mutating func cancelOtherEndIfAsked(for side: FeedSide, into actions: inout [Action]) {
@@ -807,7 +962,7 @@
     }
 
     @inlinable mutating func begin(
-        _ side: FeedSide, cursor: Cursor?, attempt: Int, announce: Bool, isRecheck: Bool = false,
+        _ side: FeedSide, cursor: Cursor?, attempt: Int, announce: Bool, isRecheck: Bool = false, isReload: Bool = false,
         into actions: inout [Action]
     ) -> LoadID {
         lastLoadID += 1
@@ -815,7 +970,10 @@
         var load = Load(id: id, side: side, cursor: cursor, attempt: attempt, isRecheck: isRecheck)
         if side == .refresh {
             refreshOrigin = cursor
-            load.mergesAtHead = mergesAtHead(from: cursor)
+            load.isReload = isReload
+            load.mergesAtHead = !isReload && mergesAtHead(from: cursor)
+            if !refetched.isEmpty { refetched = [] }
+            refetchPageCount = 0
         }
         self[load: side] = load
         if side == .loadPrevious, !startFollowedEmpty.isEmpty { startFollowedEmpty = [] }

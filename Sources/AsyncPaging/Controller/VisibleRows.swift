@@ -6,10 +6,14 @@
 @usableFromInline struct _VisibleRows: Sendable, Equatable {
     @usableFromInline let positions: Range<Int>
     @usableFromInline let generation: UInt64
+    /// The logical position of the first row on screen: the anchor an invalidation reloads
+    /// around (``FeedController/invalidate()``).
+    @usableFromInline let anchor: Int
 
-    @inlinable init(positions: Range<Int>, generation: UInt64) {
+    @inlinable init(positions: Range<Int>, generation: UInt64, anchor: Int? = nil) {
         self.positions = positions
         self.generation = generation
+        self.anchor = anchor ?? positions.lowerBound
     }
 
     /// The rows `rows` of `snapshot` with `prefetchDistance` rows around them (and one more,
@@ -28,6 +32,7 @@
         let upper = (lastStore &+ offset)._saturatingAdd(1)._saturatingAdd(margin)
         positions = lower..<Swift.max(lower, upper)
         generation = snapshot.generation
+        anchor = firstStore &+ offset
     }
 
     /// The store indices of these rows in a store whose logical offset is `offset`, if they

@@ -27,6 +27,12 @@ public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
     /// The items at these indices of the older list were removed by an edit
     /// (`remove(ids:)`); the others follow in order. Indices ascend.
     case removed([Int])
+    /// The whole list was replaced by a reload around the row on screen
+    /// (``FeedController/invalidate()``, or an invalidation the controller follows): a new
+    /// generation, like ``replaced``, that says where the anchor's item went. Keep that item
+    /// where it was on screen: show row ``FeedAnchorMove/to`` where row ``FeedAnchorMove/from``
+    /// of the older list was.
+    case reloaded(FeedAnchorMove)
 
     /// How many items were inserted before the older list's first item. 0 unless items were
     /// prepended. With a bounded feed, use ``indexShift``, which also counts items dropped at
@@ -64,6 +70,7 @@ public enum FeedChange: Sendable, Hashable, CustomStringConvertible {
         case .ends(let change): "ends(\(change))"
         case .updated(let indices): "updated(\(indices))"
         case .removed(let indices): "removed(\(indices))"
+        case .reloaded(let move): "reloaded(\(move))"
         }
     }
 }

@@ -60,12 +60,17 @@ public struct FeedSnapshot<Item: Sendable>: RandomAccessCollection, Sendable {
 
     /// What changed between `older` and this snapshot, even across skipped versions: within
     /// one generation, `.appended`, `.prepended` or (items added at both ends) `.extended`, or
-    /// `.ends` when items were dropped at an end (a bounded feed); `.replaced` otherwise — a
+    /// `.ends` when items were dropped at an end (a bounded feed); from the version just before
+    /// a reload, `.reloaded` (``FeedController/invalidate()``); `.replaced` otherwise — a
     /// refresh, or an edit (`update(_:)` and the others) between the two
     /// versions: a UI that skipped an edit's version reloads the list. (The edit's own version
     /// says exactly what it changed: `.updated`, `.removed` or `.prepended`.)
     @inlinable public func change(since older: FeedSnapshot) -> FeedChange {
-        guard older.generation == generation, older.editNumber == editNumber else { return .replaced }
+        guard older.generation == generation, older.editNumber == editNumber else {
+            // A reload's own change, from the version just before it, says where the anchor went.
+            if case .reloaded = change, older.version &+ 1 == version { return change }
+            return .replaced
+        }
         return visibleCounts.change(since: older.visibleCounts)
     }
 }

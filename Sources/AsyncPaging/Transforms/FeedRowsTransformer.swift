@@ -15,8 +15,9 @@
 ///   the new first (or last) kept item, and the separator of an item whose kept neighbour went.
 /// - An edit (`update`, `remove(ids:)`): the functions for the edited items and the separators
 ///   next to them; the rows are then copied into new storage (O(rows), no function called).
-/// - An update that skipped an edit's version, or a refresh: the whole list is transformed
-///   again (as ``FeedSnapshot/change(since:)`` says `.replaced`).
+/// - An update that skipped an edit's version, a refresh, or a reload
+///   (``FeedController/invalidate()``): the whole list is transformed again (its change is
+///   ``FeedRowsChange/replaced``).
 ///
 /// Not thread-safe: one owner (the task iterating the rows) calls it.
 public final class FeedRowsTransformer<Item: Sendable, Row: Sendable> {
@@ -96,7 +97,8 @@ public final class FeedRowsTransformer<Item: Sendable, Row: Sendable> {
                 change = applyEdit(updated: indices, removed: [], of: snapshot, startReached: startReached, endReached: endReached)
             case .removed(let indices)?:
                 change = applyEdit(updated: [], removed: indices, of: snapshot, startReached: startReached, endReached: endReached)
-            case .initial?, .replaced?:
+            case .initial?, .replaced?, .reloaded?:
+                // A reload around the row on screen is a new list, like a refresh.
                 rebuild(snapshot, startReached: startReached, endReached: endReached)
                 change = .replaced
             }

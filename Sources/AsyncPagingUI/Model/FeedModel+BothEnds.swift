@@ -189,6 +189,14 @@ extension FeedModel {
                     let fits = shift > 0 ? rows.upperBound <= Int.max - shift : rows.lowerBound + shift >= 0
                     _edges.visibleRows = fits ? (rows.lowerBound + shift)..<(rows.upperBound + shift) : nil
                 }
+            case .reloaded(let move):
+                // The rows follow the anchor's item into the reloaded list, if it is there.
+                if let to = move.to, rows.lowerBound + to - move.from >= 0 {
+                    let shift = to - move.from
+                    _edges.visibleRows = (rows.lowerBound + shift)..<(rows.upperBound + shift)
+                } else {
+                    _edges.visibleRows = nil
+                }
             case .removed(let indices):
                 // Each row moves up by the removed rows before it.
                 let before = indices.prefix { $0 < rows.lowerBound }.count

@@ -40,6 +40,8 @@ struct CodableTests {
         #expect(try Self.json(FeedChange.ends(FeedEndsChange(removedAtStart: 20, insertedAtEnd: 20)))
             == #"{"insertedAtEnd":20,"insertedAtStart":0,"kind":"ends","removedAtEnd":0,"removedAtStart":20}"#)
         #expect(try Self.json(FeedChange.removed([3])) == #"{"indices":[3],"kind":"removed"}"#)
+        #expect(try Self.json(FeedChange.reloaded(FeedAnchorMove(from: 5_000, to: 7))) == #"{"from":5000,"kind":"reloaded","to":7}"#)
+        #expect(try Self.json(FeedChange.reloaded(FeedAnchorMove(from: 3, to: nil))) == #"{"from":3,"kind":"reloaded"}"#)
         #expect(try Self.json(FeedDiagnostic.pagesDropped(side: .loadPrevious, pages: 2, items: 40))
             == #"{"items":40,"kind":"pagesDropped","pages":2,"side":"loadPrevious"}"#)
     }
@@ -52,6 +54,9 @@ struct CodableTests {
             #"{"kind":"removed","indices":[4,2]}"#,
             #"{"kind":"updated","indices":[-1]}"#,
             #"{"kind":"updated","indices":[1,1]}"#,
+            #"{"kind":"reloaded","from":-1,"to":2}"#,
+            #"{"kind":"reloaded","from":1,"to":-2}"#,
+            #"{"kind":"reloaded","to":2}"#,
         ] {
             #expect(throws: DecodingError.self, "\(text)") { try JSONDecoder().decode(FeedChange.self, from: Data(text.utf8)) }
         }
@@ -107,6 +112,7 @@ struct CodableTests {
             .extended(prepended: 0..<2, appended: 10..<12),
             .ends(FeedEndsChange(removedAtStart: 20, insertedAtStart: 0, insertedAtEnd: 20, removedAtEnd: 0)),
             .updated([3]), .updated([]), .removed([0, 4, 9]),
+            .reloaded(FeedAnchorMove(from: 5_000, to: 7)), .reloaded(FeedAnchorMove(from: 0, to: nil)),
         ]
         for change in changes { #expect(try Self.roundTrip(change) == change) }
         let diagnostics: [FeedDiagnostic] = [

@@ -22,7 +22,7 @@ struct BoundedStoreTests {
         case .ends(let ends):
             (removedAtStart, insertedAtStart, insertedAtEnd, removedAtEnd) =
                 (ends.removedAtStart, ends.insertedAtStart, ends.insertedAtEnd, ends.removedAtEnd)
-        case .initial, .replaced, .updated, .removed:
+        case .initial, .replaced, .updated, .removed, .reloaded:
             Issue.record("a change within one store is never \(change)")
             return
         }

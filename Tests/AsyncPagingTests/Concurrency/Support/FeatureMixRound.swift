@@ -3,7 +3,9 @@ import AsyncPaging
 /// One round of the stress test that mixes features on the real clock: a bounded feed
 /// (``FeedConfiguration/maximumItems``) that merges at the head (most rounds), against a
 /// ``FeatureMixSource``; 6–10 tasks refreshing, loading at both ends, retrying, editing
-/// (update, remove, insert at the top) and exporting — each export checked, and now and then
+/// (update, remove, insert at the top), invalidating (called, and through a followed sequence,
+/// around rows reported on screen; some rounds refetch every loaded page on refresh) and
+/// exporting — each export checked, and now and then
 /// restored into a second controller that must show the same list — while subscribers join
 /// and leave by task cancellation, by `break` or by dropping their stream.
 ///
@@ -31,6 +33,8 @@ struct FeatureMixRound {
             detector.progress()
         }
         let feed = Feed(source: source, clock: ContinuousClock(), configuration: configuration)
+        let (invalidations, invalidationSender) = AsyncStream<Void>.makeStream()
+        feed.followInvalidations(invalidations)
         let problems = Locked<[String]>([])
         @Sendable func problem(_ message: String) { problems.withLock { $0.append(message) } }
 
@@ -52,7 +56,7 @@ struct FeatureMixRound {
                 group.addTask {
                     await callLoop(
                         feed, source: source, configuration: configuration, stream: UInt64(100 + caller), until: deadline,
-                        problem: problem)
+                        invalidations: invalidationSender, problem: problem)
                 }
             }
             for churner in 0..<churners {
@@ -74,6 +78,8 @@ struct FeatureMixRound {
         // One load at a time at either end: after each landing the bound holds (every page
         // names its cursors, so nothing is kept over it), edits and merges before included.
         if let maximum = configuration.maximumItems {
+            // Rows on screen keep their pages over the bound (reportVisibleRows): none now.
+            feed.clearVisibleRows()
             for index in 0..<6 {
                 let result = index.isMultiple(of: 2) ? await feed.loadMore() : await feed.loadPrevious()
                 guard case .completed = result.outcome else { continue }
@@ -108,13 +114,14 @@ struct FeatureMixRound {
                 loadMoreDuringLoadMore: random.pick([.join, .restart]),
                 loadPreviousDuringRefresh: random.pick([.cancelRefresh, .ignoreLoadPrevious]),
                 bothEnds: random.pick([.runBoth, .cancelOther]),
-                refreshMode: random.chance(75) ? .mergeAtHead : .replace,
+                refreshMode: random.chance(65) ? .mergeAtHead : random.chance(50) ? .refetchLoaded : .replace,
                 retry: random.chance(50) ? .none : RetryPolicy(
                     maximumAttempts: 2, initialBackoff: .microseconds(random.below(500)), multiplier: 2,
                     maximumBackoff: .milliseconds(1)),
                 timeout: random.chance(20) ? .milliseconds(2) : nil,
                 duplicates: .drop,
-                maximumItems: random.chance(90) ? 2 + random.below(10) : nil)
+                maximumItems: random.chance(90) ? 2 + random.below(10) : nil,
+                keepsPageCursors: random.chance(50))
         } catch {
             fatalError("the mix configuration is valid: \(error)")
         }
@@ -123,11 +130,29 @@ struct FeatureMixRound {
     /// One caller: loads at both ends, refreshes, retries, edits and exports at random.
     func callLoop(
         _ feed: Feed, source: FeatureMixSource, configuration: FeedConfiguration, stream: UInt64,
-        until deadline: ContinuousClock.Instant, problem: @escaping @Sendable (String) -> Void
+        until deadline: ContinuousClock.Instant, invalidations: AsyncStream<Void>.Continuation,
+        problem: @escaping @Sendable (String) -> Void
     ) async {
         var random = SplitMix64(seed: seed, stream: stream)
         var inserted = 0
         while ContinuousClock.now < deadline {
+            if random.chance(12) {
+                // The data changed, or the user scrolled: rows on screen, then an invalidation
+                // (awaited, or sent through the followed sequence) now and then.
+                let count = feed.currentSnapshot.count
+                let first = count == 0 ? 0 : random.below(count)
+                feed.reportVisibleRows(first..<(first + 1 + random.below(4)), prefetchDistance: random.below(3))
+                tally.count { $0.rowReports += 1 }
+                if random.chance(60) {
+                    tally.count { $0.invalidations += 1 }
+                    if random.chance(50) {
+                        _ = await feed.invalidate()
+                    } else {
+                        invalidations.yield(())
+                    }
+                }
+                continue
+            }
             let roll = random.below(100)
             switch roll {
             case ..<14: _ = await feed.refresh()

@@ -24,6 +24,9 @@ final class StressTally: Sendable {
         var exports = 0
         var restores = 0
         var boundChecks = 0
+        /// Invalidations (called, or sent through a followed sequence) and reported rows.
+        var invalidations = 0
+        var rowReports = 0
     }
 
     private let state = Locked((counts: Counts(), problems: [String]()))
@@ -49,7 +52,7 @@ final class StressTally: Sendable {
             return """
                 \(counts.mixRounds) rounds mixing features, \(counts.fetches) fetches, \(counts.edits) edits, \
                 \(counts.exports) exports checked, \(counts.restores) restores checked, \(counts.boundChecks) bound checks, \
-                \(subscriptions)
+                \(counts.invalidations) invalidations, \(counts.rowReports) rows reported, \(subscriptions)
                 """
         }
         return """

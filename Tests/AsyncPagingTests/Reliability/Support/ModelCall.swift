@@ -9,6 +9,8 @@ enum ModelCall: Sendable, Hashable, CustomStringConvertible {
     case loadPrevious
     /// retry() with no side, or retry(side).
     case retry(FeedSide?)
+    /// invalidate(): the list reloads (no rows are reported: from its first page).
+    case invalidate
 
     var description: String {
         switch self {
@@ -17,6 +19,7 @@ enum ModelCall: Sendable, Hashable, CustomStringConvertible {
         case .loadMore: "loadMore()"
         case .loadPrevious: "loadPrevious()"
         case .retry(let side): side.map { "retry(.\($0))" } ?? "retry()"
+        case .invalidate: "invalidate()"
         }
     }
 }

@@ -59,6 +59,7 @@ enum ModelOperation: Equatable, CustomStringConvertible {
         case ..<27: .call(.loadMore)
         case ..<40: .call(.loadPrevious)
         case ..<48: .call(.retry(random.chance(50) ? nil : random.pick(FeedSide.allCases)))
+        case ..<52: .call(.invalidate)
         case ..<83: .advanceToNextDeadline
         case ..<87: .advancePartway
         case ..<93: .subscribe
@@ -108,6 +109,7 @@ enum ModelOperation: Equatable, CustomStringConvertible {
         case ..<28: return [.call(.loadMore)]
         case ..<36: return [.call(.loadPrevious)]
         case ..<40: return [.call(.retry(random.chance(50) ? nil : random.pick(FeedSide.allCases)))]
+        case ..<45: return [.call(.invalidate)]
         case ..<64: return [.advanceToNextDeadline]
         case ..<66: return [.advancePartway]
         case ..<68: return [.subscribe]

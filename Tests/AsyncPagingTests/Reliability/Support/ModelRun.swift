@@ -710,7 +710,7 @@ final class ModelRun {
                 counts.removedAtStart + counts.removedAtEnd > 0 || droppedBetween,
                 "\(pair) says .ends without removing anything, and the bound dropped nothing in between")
             ends = counts
-        case .initial, .replaced, .updated, .removed:
+        case .initial, .replaced, .updated, .removed, .reloaded:
             // Across an edit it is `.replaced` (above); without one, never these.
             return try expect(false, "\(pair) within one generation, without an edit in between")
         }

@@ -52,8 +52,15 @@ struct ReferenceModel {
         var attempt: Int
         let firstAttempt: Int
         var stage = Stage.fetching
-        /// Empty pages that claim more followed so far by this load.
+        /// Empty pages that claim more followed so far by this fetch of the load.
         var emptyPagesFollowed = 0
+        /// Tells this load's fetches apart: each followed empty page and each restart.
+        var step = 0
+        /// A reload (invalidate()): loads at the ends are ignored while it runs; it never merges.
+        var isReload = false
+        /// An invalidation came while it was fetching: its answer is dropped and it fetches
+        /// again from where it started.
+        var restartsWhenAnswered = false
         /// A retry after a repeated cursor: fetches the edge page again for a fresh cursor onward
         /// and applies none of its items (README, "page returns a cursor this feed already followed").
         let refetchesEdgePage: Bool
@@ -396,6 +403,7 @@ struct ReferenceModel {
         case .loadMore: requestEndLoad(id, at: .loadMore)
         case .loadPrevious: requestEndLoad(id, at: .loadPrevious)
         case .retry(let side): requestRetry(id, side: side)
+        case .invalidate: requestInvalidation(id)
         }
         flushCancelledArrivals()
     }
@@ -551,6 +559,41 @@ struct ReferenceModel {
         startLoad(.refresh, cursor: cursor, attempt: 1, announce: true, caller: call)
     }
 
+    /// invalidate() with no rows reported: a refresh in flight is joined and, while it fetches,
+    /// marked to fetch again when it answers; otherwise the loads at both ends are cancelled
+    /// and the list's first page (the first page of the data before any) is reloaded.
+    private mutating func requestInvalidation(_ call: Int) {
+        if isClosed { return answer(call, side: .refresh, .ignored(.closed)) }
+        if var current = loads[.refresh] {
+            join(call, current)
+            if current.stage == .fetching {
+                current.restartsWhenAnswered = true
+                loads[.refresh] = current
+            }
+            return
+        }
+        let cursor = hasFirstPage ? ends[.loadPrevious]!.edgePageCursor : refreshStart
+        for side in Self.ends {
+            if let load = loads[side] { finish(load, .cancelled(.preemptedByRefresh)) }
+        }
+        failures = []
+        startLoad(.refresh, cursor: cursor, attempt: 1, announce: true, caller: call, isReload: true)
+    }
+
+    /// A load marked by an invalidation answered: its fetch starts again from where the load
+    /// started, as a new fetch (no try spent).
+    private mutating func restart(_ load: Load) {
+        cancelTasks(of: load)
+        var again = load
+        again.restartsWhenAnswered = false
+        again.cursor = load.startCursor
+        again.step += 1
+        again.emptyPagesFollowed = 0
+        again.followedEmpty = []
+        loads[load.side] = again
+        fetch(again)
+    }
+
     /// RefreshMode.mergeAtHead: a refresh from the top, with items that have ids, of a list
     /// that starts at the start of the data, may keep the list. (Items have ids here; a feed
     /// with `duplicates: .keep` keeps no ids, see h11-model-ENGINE-BUGS.md.)
@@ -592,6 +635,8 @@ struct ReferenceModel {
         // A head-merging refresh neither cancels a load at the end nor is cancelled by one (a
         // load at the start follows the refresh rules, as for any refresh).
         if let refreshing, !(refreshing.mergesAtHead && side == .loadMore) {
+            // A reload wins over loads at the ends, whatever the policies say.
+            if refreshing.isReload { return answer(call, side: side, .ignored(.refreshInFlight)) }
             let refreshWins = side == .loadMore
                 ? configuration.loadMoreDuringRefresh == .ignoreLoadMore
                 : configuration.loadPreviousDuringRefresh == .ignoreLoadPrevious
@@ -654,7 +699,7 @@ struct ReferenceModel {
         guard let load = loads.values.first(where: { $0.number == sleeper.kind.load }) else { return false }
         switch sleeper.kind {
         case .fetch(_, _, let attempt, let step, _, _), .timeout(_, let attempt, let step):
-            return load.stage == .fetching && load.attempt == attempt && load.emptyPagesFollowed == step
+            return load.stage == .fetching && load.attempt == attempt && load.step == step
         case .backoff(_, let attempt):
             return load.stage == .backingOff && load.attempt == attempt
         }
@@ -667,6 +712,8 @@ struct ReferenceModel {
             deliver(response.result, load: number, side: side, attempt: attempt, step: step)
         case .timeout(let number, let attempt, _):
             guard live, let load = load(number), let timeout = configuration.timeout else { return }
+            // A fetch an invalidation made stale fetches again instead (nothing is said).
+            if load.restartsWhenAnswered { return restart(load) }
             diagnostics.append(.timedOut(side: load.side, attempt: attempt))
             tryFailed(load, FeedError.timedOut(after: timeout))
         case .backoff(let number, _):
@@ -686,7 +733,7 @@ struct ReferenceModel {
         _ result: ResponsePlan.Response.Result, load number: Int, side: FeedSide, attempt: Int, step: Int
     ) {
         guard let load = load(number), load.stage == .fetching, load.attempt == attempt,
-              load.emptyPagesFollowed == step
+              load.step == step
         else {
             // A result no load waits for: dropped, and said so while the controller is open.
             if !isClosed {
@@ -694,6 +741,16 @@ struct ReferenceModel {
                 diagnostics.append(.staleResultDiscarded(side: side, attempt: attempt, succeeded: succeeded))
             }
             return
+        }
+        if load.restartsWhenAnswered {
+            // The answer may predate the change: dropped, and said so, as a stale one is (the
+            // scripted failures are never CancellationError).
+            switch result {
+            case .page: diagnostics.append(.staleResultDiscarded(side: side, attempt: attempt, succeeded: true))
+            case .failure: diagnostics.append(.staleResultDiscarded(side: side, attempt: attempt, succeeded: false))
+            case .hang: break
+            }
+            return restart(load)
         }
         switch result {
         case .page(let ids, let previous, let next): pageArrived(load, ids: ids, previous: previous, next: next)
@@ -737,6 +794,7 @@ struct ReferenceModel {
             }
             following.cursor = onward
             following.emptyPagesFollowed += 1
+            following.step += 1
             loads[side] = following
             return fetch(following)
         }
@@ -950,13 +1008,17 @@ struct ReferenceModel {
     // MARK: Helpers
 
     private mutating func startLoad(
-        _ side: FeedSide, cursor: Int?, attempt: Int, announce: Bool, caller: Int?, refetchesEdgePage: Bool = false
+        _ side: FeedSide, cursor: Int?, attempt: Int, announce: Bool, caller: Int?, refetchesEdgePage: Bool = false,
+        isReload: Bool = false
     ) {
         lastLoadNumber += 1
         var load = Load(
             number: lastLoadNumber, side: side, startCursor: cursor, cursor: cursor, attempt: attempt,
             firstAttempt: attempt, refetchesEdgePage: refetchesEdgePage)
-        if side == .refresh { load.mergesAtHead = mergesAtHead(from: cursor) }
+        if side == .refresh {
+            load.isReload = isReload
+            load.mergesAtHead = !isReload && mergesAtHead(from: cursor)
+        }
         if load.mergesAtHead { mergingRefreshes += 1 }
         loads[side] = load
         if side == .refresh { refreshCursor = cursor }
@@ -977,14 +1039,14 @@ struct ReferenceModel {
         if let timeout = configuration.timeout {
             sleepers.append(Sleeper(
                 deadline: now + timeout,
-                kind: .timeout(load: load.number, attempt: load.attempt, step: load.emptyPagesFollowed)))
+                kind: .timeout(load: load.number, attempt: load.attempt, step: load.step)))
         }
         if let deadline = response.deadline(startingAt: now) {
             sleepers.append(Sleeper(deadline: deadline, kind: .fetch(
-                load: load.number, side: load.side, attempt: load.attempt, step: load.emptyPagesFollowed,
+                load: load.number, side: load.side, attempt: load.attempt, step: load.step,
                 response: response, cancelled: false)))
         } else {
-            deliver(response.result, load: load.number, side: load.side, attempt: load.attempt, step: load.emptyPagesFollowed)
+            deliver(response.result, load: load.number, side: load.side, attempt: load.attempt, step: load.step)
         }
     }
 

@@ -25,6 +25,7 @@ enum Rendezvous {
             case .loadMore: await feed.loadMore()
             case .loadPrevious: await feed.loadPrevious()
             case .retry(let side): await feed.retry(side)
+            case .invalidate: await feed.invalidate()
             }
             outcomes.record(number, result, seeingVersion: feed.currentSnapshot.version)
         }
