@@ -179,6 +179,7 @@ let allScenarios: [InstructionScenario] = {
     scenarios += sequenceScenarios
     scenarios += restoreScenarios
     scenarios += identityScenarios
+    scenarios += transformScenarios
     return scenarios
 }()
 

@@ -38,6 +38,11 @@ final class ModelRun {
     private var snapshots: SignallingRecorder<FeedSnapshot<FeedRow>>
     private var statuses: SignallingRecorder<FeedStatus>
     private var subscribers: [ModelSubscriber] = []
+    /// The transformed subscribers of the current controller (made when the run starts and at
+    /// each restore).
+    private var rowsFollower: ModelRowsFollower?
+    /// Changes of the transformed rows that were not `.replaced`, over the run's controllers.
+    private var incrementalRowChanges = 0
     private var outcomes: CallOutcomes
     private var callCount = 0
     private var checkedSnapshots = 0
@@ -144,6 +149,7 @@ final class ModelRun {
     /// Runs `steps` random operations, then closes or releases the controller and checks that
     /// everything finished.
     func run(steps: Int) async throws(ModelMismatch) {
+        if let feed { rowsFollower = await ModelRowsFollower(feed) }
         try await settle()
         try check(after: "creation")
         stepsDone = 0
@@ -265,6 +271,8 @@ final class ModelRun {
             source: source, clock: clock, configuration: configuration, initialCursor: initialCursor,
             restoring: state, restorePolicy: refreshes ? .always : .never)
         self.feed = feed
+        incrementalRowChanges += rowsFollower?.incrementalChanges ?? 0
+        rowsFollower = await ModelRowsFollower(feed)
         events = SignallingRecorder(feed.events, progress: progress)
         diagnostics = SignallingRecorder(feed.diagnostics, progress: progress)
         snapshots = SignallingRecorder(feed.snapshots, progress: progress)
@@ -506,6 +514,7 @@ final class ModelRun {
         count("runs that loaded dropped ids again", model.reloadedAfterDrop > 0)
         count("runs with a head merge, then a drop at the start", model.dropsAtStartAfterMerge > 0)
         count("runs with an edit", model.editsMade > 0)
+        counts["incremental row changes"] = incrementalRowChanges + (rowsFollower?.incrementalChanges ?? 0)
         return counts
     }
 
@@ -526,6 +535,10 @@ final class ModelRun {
             try expect(
                 feed.currentLoadStates == model.loadStates,
                 "load states \(feed.currentLoadStates) != model \(model.loadStates)")
+            if let rowsFollower, !model.isClosed {
+                let mismatch = rowsFollower.check(current: snapshot, status: feed.currentStatus, loadStates: feed.currentLoadStates)
+                try expect(mismatch == nil, mismatch ?? "")
+            }
             let counts = feed.subscriberCounts
             let expected = model.isClosed ? 0 : subscribers.count + 1
             try expect(
