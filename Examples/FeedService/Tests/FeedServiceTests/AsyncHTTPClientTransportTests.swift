@@ -94,7 +94,7 @@ struct AsyncHTTPClientTransportTests {
                             }
                             var round = (cancelled: 0, answered: 0)
                             let headStart = Int.random(in: 0...maximumHeadStart, using: &generator)
-                            for _ in 0..<headStart { await Task.yield() }
+                            await waitHeadStart(headStart)
                             if headStart == maximumHeadStart {
                                 if try await batch.next() == true { round.answered += 1 } else { round.cancelled += 1 }
                             }
@@ -191,4 +191,19 @@ final class FixtureUpstream: Sendable {
 
 enum FixtureUpstreamError: Error {
     case noPort(String)
+}
+
+/// A head start of `steps` short spins on a thread of its own, while the calling task waits
+/// (its cooperative thread free for the loads and the client's event loop): varies where in a
+/// request the cancellation lands, without sleeping or yielding in a loop.
+private func waitHeadStart(_ steps: Int) async {
+    guard steps > 0 else { return }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        Thread {
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+            for _ in 0..<(steps * 3_000) { state = state &* 6_364_136_223_846_793_005 &+ 1 }
+            if state == 0 { print("", terminator: "") } // keeps the loop
+            continuation.resume()
+        }.start()
+    }
 }
