@@ -50,6 +50,7 @@ extension FeedController {
     /// does not keep the controller alive.
     public nonisolated func followInvalidations<Invalidations: AsyncSequence & Sendable>(_ invalidations: Invalidations) {
         let tasks = self.tasks // not `self`: following must not keep the controller alive
+        tasks.adopt(self)
         let follower = Task {
             do {
                 for try await _ in invalidations {

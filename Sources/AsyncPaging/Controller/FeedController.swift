@@ -258,7 +258,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         // Moved in after its last use: stored first and then read, the machine was copied
         // (through its value witnesses) for every read.
         self.machine = consume machine
-        tasks.setOwner(self)
         // The initial load's `began` is replayed to every subscriber by the broadcaster; what
         // is left to do is to start its fetch.
         for case let .startFetch(id, side, cursor, attempt, step) in initialActions {
