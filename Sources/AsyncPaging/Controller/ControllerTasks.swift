@@ -39,8 +39,6 @@
         /// loads carries a reference instead of ~180 bytes, and one that loads allocates it once.
         /// The records live in one lock and are never copied, so the object has one owner.
         @usableFromInline var parts: Parts?
-        /// Whether ``owner`` was set.
-        @usableFromInline var hasOwner = false
         /// The controller, for its tasks: they reach it without keeping it alive. (Capturing
         /// `[weak self]` in each task would cost a heap box per task.) Set when the first task
         /// starts (``ControllerTasks/adopt(_:)``), not when the controller is made: a weak
@@ -172,9 +170,8 @@
 
         /// Sets ``owner`` if it is not set yet.
         @inlinable mutating func adopt(_ owner: Owner) {
-            if hasOwner { return }
-            self.owner = owner
-            hasOwner = true
+            // A weak load, not a flag: the flag's word made the lock's object 16 bytes larger.
+            if self.owner == nil { self.owner = owner }
         }
 
         /// Runs `body` on the record of `loadID`, creating it if there is none.

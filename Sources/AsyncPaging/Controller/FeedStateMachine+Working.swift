@@ -55,6 +55,11 @@ extension FeedStateMachine {
         /// was fetched with, and how many it fetches in all; empty and 0 otherwise.
         @exclusivity(unchecked) @usableFromInline var refetched: [_RefetchedPage<Item, Cursor>] = []
         @exclusivity(unchecked) @usableFromInline var refetchPageCount: Int = 0
+        /// Where ``FeedController/refresh()`` starts: `nil` (the first page of the data), or for a
+        /// controller restored with ``RestoredRefreshStart/savedFirstPage`` the cursor its first
+        /// page was fetched with. (Here, not in the controller: an idle controller need not carry
+        /// it.)
+        @exclusivity(unchecked) @usableFromInline var refreshStartCursor: Cursor?
 
         @inlinable init() {}
 
@@ -74,6 +79,7 @@ extension FeedStateMachine {
             copy.refreshOrigin = refreshOrigin
             copy.refetched = refetched
             copy.refetchPageCount = refetchPageCount
+            copy.refreshStartCursor = refreshStartCursor
             return copy
         }
     }
@@ -195,5 +201,11 @@ extension FeedStateMachine {
         get { working?.refetchPageCount ?? 0 }
         set { writableWorking().refetchPageCount = newValue }
         _modify { yield &writableWorking().refetchPageCount }
+    }
+
+    /// See ``Working/refreshStartCursor``.
+    @inlinable var refreshStartCursor: Cursor? {
+        get { working?.refreshStartCursor }
+        set { if working != nil || newValue != nil { writableWorking().refreshStartCursor = newValue } }
     }
 }
