@@ -17,13 +17,10 @@
 /// lock decides which of the two carries an answer, so exactly one does, on whichever thread
 /// the task finished.
 ///
-/// `@unchecked Sendable` is safe: `running` is a `let` whose value is reached only inside its
-/// lock, and `owner` is written exactly once, by ``setOwner(_:)`` in the owner's initializer,
-/// before the owner (and so this object) is shared with any task or thread; every later access
-/// only reads it, after a synchronizing hand-off (task creation, an actor hop) that orders the
-/// write before the read. Weak loads are atomic in the Swift runtime, so the reference being
-/// cleared when the owner is released needs no lock either.
-@usableFromInline final class ControllerTasks<Answer: Sendable, Owner: AnyObject & Sendable>: @unchecked Sendable {
+/// A struct around its lock: the records, the owner included, live in the lock's one heap
+/// object (a class around them cost a controller another 48 bytes), and every access to them,
+/// from any thread, takes the lock.
+@usableFromInline struct ControllerTasks<Answer: Sendable, Owner: AnyObject & Sendable>: Sendable {
     @usableFromInline struct Running {
         @usableFromInline var loadID: UInt64
         @usableFromInline var fetch: Task<Void, Never>?
@@ -34,37 +31,148 @@
         }
     }
 
-    /// The records of the loads in flight: at most one per side. The first lives inline, so a
-    /// feed that loads one side at a time allocates nothing for its records.
+    /// The records of the loads in flight: at most one per side. The first lives in the parts,
+    /// so a feed that loads one side at a time allocates nothing for its records.
     @usableFromInline struct Records {
-        @usableFromInline var first: Running?
-        /// The load id of `first`, 0 when there is none (ids start at 1): compared without
-        /// copying the record out of its optional.
-        @usableFromInline var firstLoadID: UInt64 = 0
-        @usableFromInline var others: [Running] = []
-        /// The fetch being launched (load id and attempt), until its launch ends: one at a time,
-        /// since launches run on the controller. Kept apart from the records, so that a record
-        /// stays three words and moves cheaply.
-        @usableFromInline var launchingLoadID: UInt64 = 0
-        @usableFromInline var launchingAttempt = 0
-        /// That fetch's answer, when it came before the launch ended.
-        @usableFromInline var answeredInPlace: Answer?
-        /// Requests sent with ``FeedController/send(_:)``, not yet carried out.
-        @usableFromInline var requests: [FeedRequest] = []
-        /// Whether a task is carrying out `requests` (it stops when they run out).
-        @usableFromInline var isDrainingRequests = false
-        /// The rows on screen last reported (``FeedController/reportVisibleRows(_:prefetchDistance:)``),
-        /// widened by the prefetch distance, as logical positions: what the bound keeps.
-        @usableFromInline var visibleRows: _VisibleRows?
-        /// The jump threshold of the reload policy (``FeedController/setReloadPolicy(_:)``), read
-        /// where rows are reported; `nil`: no jumps.
-        @usableFromInline var jumpThreshold: Int?
-        /// The tasks following invalidations (``FeedController/followInvalidations(_:)``), and
-        /// whether they were stopped for good (close).
-        @usableFromInline var invalidationFollowers: [Task<Void, Never>] = []
-        @usableFromInline var stoppedFollowing = false
+        /// Everything but the owner, out of line (``Parts``): made when first used — a load's
+        /// launch, a request sent, rows reported — and kept, so that a controller that never
+        /// loads carries a reference instead of ~180 bytes, and one that loads allocates it once.
+        /// The records live in one lock and are never copied, so the object has one owner.
+        @usableFromInline var parts: Parts?
+        /// The controller, for its tasks: they reach it without keeping it alive. (Capturing
+        /// `[weak self]` in each task would cost a heap box per task.) Set when the first task
+        /// starts (``ControllerTasks/adopt(_:)``), not when the controller is made: a weak
+        /// reference gives the controller a side table (48 bytes), which a controller that
+        /// never loads need not pay.
+        @usableFromInline weak var owner: Owner?
 
         @inlinable init() {}
+
+        /// The records' parts, made on first use.
+        ///
+        /// `@unchecked Sendable` and `@exclusivity(unchecked)` are safe: the object is reached
+        /// only through ``Records/parts``, inside the records' lock (``Locked``), so every
+        /// access is mutually exclusive and ordered, and each access through the records'
+        /// accessors is itself an access of the records (checked statically).
+        @usableFromInline final class Parts: @unchecked Sendable {
+            @exclusivity(unchecked) @usableFromInline var first: Running?
+            /// The load id of `first`, 0 when there is none (ids start at 1): compared without
+            /// copying the record out of its optional.
+            @exclusivity(unchecked) @usableFromInline var firstLoadID: UInt64 = 0
+            @exclusivity(unchecked) @usableFromInline var others: [Running] = []
+            /// The fetch being launched (load id and attempt), until its launch ends: one at a
+            /// time, since launches run on the controller. Kept apart from the records, so that a
+            /// record stays three words and moves cheaply.
+            @exclusivity(unchecked) @usableFromInline var launchingLoadID: UInt64 = 0
+            @exclusivity(unchecked) @usableFromInline var launchingAttempt = 0
+            /// That fetch's answer, when it came before the launch ended.
+            @exclusivity(unchecked) @usableFromInline var answeredInPlace: Answer?
+            /// Requests sent with ``FeedController/send(_:)``, not yet carried out.
+            @exclusivity(unchecked) @usableFromInline var requests: [FeedRequest] = []
+            /// Whether a task is carrying out `requests` (it stops when they run out).
+            @exclusivity(unchecked) @usableFromInline var isDrainingRequests = false
+            /// The rows on screen last reported (``FeedController/reportVisibleRows(_:prefetchDistance:)``),
+            /// widened by the prefetch distance, as logical positions: what the bound keeps.
+            @exclusivity(unchecked) @usableFromInline var visibleRows: _VisibleRows?
+            /// The jump threshold of the reload policy (``FeedController/setReloadPolicy(_:)``), read
+            /// where rows are reported; `nil`: no jumps.
+            @exclusivity(unchecked) @usableFromInline var jumpThreshold: Int?
+            /// The tasks following invalidations (``FeedController/followInvalidations(_:)``), and
+            /// whether they were stopped for good (close).
+            @exclusivity(unchecked) @usableFromInline var invalidationFollowers: [Task<Void, Never>] = []
+            @exclusivity(unchecked) @usableFromInline var stoppedFollowing = false
+
+            @inlinable init() {}
+        }
+
+        /// The parts, made if there are none.
+        @inlinable mutating func madeParts() -> Parts {
+            if let parts { return parts }
+            let made = Parts()
+            parts = made
+            return made
+        }
+
+        // Reads go through the reference (an unused part reads as its empty value); a write makes
+        // the object only for a value other than the empty one; `_modify` writes in place.
+
+        @inlinable var first: Running? {
+            get { parts?.first }
+            set { if parts != nil || newValue != nil { madeParts().first = newValue } }
+            _modify { yield &madeParts().first }
+        }
+
+        @inlinable var firstLoadID: UInt64 {
+            get { parts?.firstLoadID ?? 0 }
+            set { if parts != nil || newValue != 0 { madeParts().firstLoadID = newValue } }
+            _modify { yield &madeParts().firstLoadID }
+        }
+
+        @inlinable var others: [Running] {
+            get { parts?.others ?? [] }
+            set { if parts != nil || !newValue.isEmpty { madeParts().others = newValue } }
+            _modify { yield &madeParts().others }
+        }
+
+        @inlinable var launchingLoadID: UInt64 {
+            get { parts?.launchingLoadID ?? 0 }
+            set { if parts != nil || newValue != 0 { madeParts().launchingLoadID = newValue } }
+            _modify { yield &madeParts().launchingLoadID }
+        }
+
+        @inlinable var launchingAttempt: Int {
+            get { parts?.launchingAttempt ?? 0 }
+            set { if parts != nil || newValue != 0 { madeParts().launchingAttempt = newValue } }
+            _modify { yield &madeParts().launchingAttempt }
+        }
+
+        @inlinable var answeredInPlace: Answer? {
+            get { parts?.answeredInPlace }
+            set { if parts != nil || newValue != nil { madeParts().answeredInPlace = newValue } }
+            _modify { yield &madeParts().answeredInPlace }
+        }
+
+        @inlinable var requests: [FeedRequest] {
+            get { parts?.requests ?? [] }
+            set { if parts != nil || !newValue.isEmpty { madeParts().requests = newValue } }
+            _modify { yield &madeParts().requests }
+        }
+
+        @inlinable var isDrainingRequests: Bool {
+            get { parts?.isDrainingRequests ?? false }
+            set { if parts != nil || newValue { madeParts().isDrainingRequests = newValue } }
+            _modify { yield &madeParts().isDrainingRequests }
+        }
+
+        @inlinable var visibleRows: _VisibleRows? {
+            get { parts?.visibleRows }
+            set { if parts != nil || newValue != nil { madeParts().visibleRows = newValue } }
+            _modify { yield &madeParts().visibleRows }
+        }
+
+        @inlinable var jumpThreshold: Int? {
+            get { parts?.jumpThreshold }
+            set { if parts != nil || newValue != nil { madeParts().jumpThreshold = newValue } }
+            _modify { yield &madeParts().jumpThreshold }
+        }
+
+        @inlinable var invalidationFollowers: [Task<Void, Never>] {
+            get { parts?.invalidationFollowers ?? [] }
+            set { if parts != nil || !newValue.isEmpty { madeParts().invalidationFollowers = newValue } }
+            _modify { yield &madeParts().invalidationFollowers }
+        }
+
+        @inlinable var stoppedFollowing: Bool {
+            get { parts?.stoppedFollowing ?? false }
+            set { if parts != nil || newValue { madeParts().stoppedFollowing = newValue } }
+            _modify { yield &madeParts().stoppedFollowing }
+        }
+
+        /// Sets ``owner`` if it is not set yet.
+        @inlinable mutating func adopt(_ owner: Owner) {
+            // A weak load, not a flag: the flag's word made the lock's object 16 bytes larger.
+            if self.owner == nil { self.owner = owner }
+        }
 
         /// Runs `body` on the record of `loadID`, creating it if there is none.
         @inlinable mutating func withRecord<Result>(_ loadID: UInt64, _ body: (inout Running) -> Result) -> Result {
@@ -105,15 +213,15 @@
 
     @usableFromInline let running = Locked<Records>(Records())
 
-    /// The controller, for its tasks: they reach it without keeping it alive. (Capturing
-    /// `[weak self]` in each task would cost a heap box per task.)
-    @usableFromInline weak var owner: Owner?
-
     @inlinable init() {}
 
-    /// Sets the owner; call once, in its initializer, before this object is shared.
-    @usableFromInline func setOwner(_ owner: Owner) {
-        self.owner = owner
+    /// The controller, for its tasks (``Records/owner``); `nil` once it is released.
+    @inlinable var owner: Owner? { running.withLock { $0.owner } }
+
+    /// Sets the owner if it is not set yet; call before starting a task that reaches it (the
+    /// task may run, and read it, before the call that starts it returns).
+    @inlinable func adopt(_ owner: Owner) {
+        running.withLock { $0.adopt(owner) }
     }
 
     /// Queues `request`; `true` if no task is carrying out requests, so the caller must start one.
@@ -140,13 +248,14 @@
     /// The rows on screen last reported, if any.
     @inlinable var visibleRows: _VisibleRows? {
         get { running.withLock { $0.visibleRows } }
-        set { running.withLock { $0.visibleRows = newValue } }
+        nonmutating set { running.withLock { $0.visibleRows = newValue } }
     }
 
     /// Marks the fetch of `attempt` of `loadID` as being launched: until ``endLaunch(_:loadID:)``,
     /// its answer is handed over in place.
-    @inlinable func beginLaunch(loadID: UInt64, attempt: Int) {
+    @inlinable func beginLaunch(loadID: UInt64, attempt: Int, owner: Owner) {
         running.withLock { records in
+            records.adopt(owner)
             records.launchingLoadID = loadID
             records.launchingAttempt = attempt
         }
@@ -175,12 +284,12 @@
 
     /// Records the fetch task of `loadID`, launched without a hand-over in place.
     @inlinable func setFetch(_ task: Task<Void, Never>, for loadID: UInt64) {
-        withRunning(loadID) { $0.fetch = task }
+        running.withLock { $0.withRecord(loadID) { $0.fetch = task } }
     }
 
     /// Records the timer task of `loadID`.
     @inlinable func setTimer(_ task: Task<Void, Never>, for loadID: UInt64) {
-        withRunning(loadID) { $0.timer = task }
+        running.withLock { $0.withRecord(loadID) { $0.timer = task } }
     }
 
     /// Cancels and forgets the tasks of `loadID` (after releasing the lock).
@@ -218,7 +327,7 @@
     /// The jump threshold of the reload policy; `nil`: no jumps.
     @inlinable var jumpThreshold: Int? {
         get { running.withLock { $0.jumpThreshold } }
-        set { running.withLock { $0.jumpThreshold = newValue } }
+        nonmutating set { running.withLock { $0.jumpThreshold = newValue } }
     }
 
     /// Keeps `follower` to cancel on close; `false` (and it is cancelled) after close.
@@ -230,10 +339,5 @@
         }
         if !added { follower.cancel() }
         return added
-    }
-
-    /// Runs `body` on the record of `loadID`, under the lock.
-    @inlinable func withRunning<Result>(_ loadID: UInt64, _ body: (inout Running) -> Result) -> Result {
-        running.withLock { $0.withRecord(loadID, body) }
     }
 }

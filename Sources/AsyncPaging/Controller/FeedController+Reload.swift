@@ -50,6 +50,7 @@ extension FeedController {
     /// does not keep the controller alive.
     public nonisolated func followInvalidations<Invalidations: AsyncSequence & Sendable>(_ invalidations: Invalidations) {
         let tasks = self.tasks // not `self`: following must not keep the controller alive
+        tasks.adopt(self)
         let follower = Task {
             do {
                 for try await _ in invalidations {
@@ -115,7 +116,7 @@ extension FeedController {
     /// The anchor (the first row on screen, if reported for the current list) and the cursor
     /// an invalidation reloads from.
     @inlinable func reloadStart() -> (anchor: ReloadAnchor<Item, Cursor>?, cursor: Cursor?) {
-        guard machine.hasLoadedFirstPage else { return (nil, refreshCursor) }
+        guard machine.hasLoadedFirstPage else { return (nil, machine.refreshStartCursor) }
         guard let anchor = currentAnchor() else { return (nil, machine.start.edgePageCursor) }
         if let refreshCursor = _reloads?.policy.refreshCursor { return (anchor, refreshCursor(anchor)) }
         return (anchor, anchor.pageCursor)

@@ -20,7 +20,7 @@ extension FeedController {
                 // The two task bodies are closure literals, not one shared closure value: converting a
         // closure value into a task's operation costs three more allocations per fetch.
         if handsOverInPlace, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            tasks.beginLaunch(loadID: id.rawValue, attempt: attempt)
+            tasks.beginLaunch(loadID: id.rawValue, attempt: attempt, owner: self)
             let fetch = Task.immediate {
                 let answer = await Self.fetchAnswer(from: source, for: request)
                 if tasks.answerInPlace(answer, loadID: id.rawValue, attempt: attempt) { return }
@@ -30,6 +30,7 @@ extension FeedController {
                 return answer // the load has no fetch left to time out
             }
         } else {
+            tasks.adopt(self) // before the task starts: it may answer at once
             let fetch = Task {
                 let answer = await Self.fetchAnswer(from: source, for: request)
                 await tasks.owner?.fetchDelivered(id, side: side, attempt: attempt, step: step, answer)
@@ -59,6 +60,7 @@ extension FeedController {
     @inlinable nonisolated func launchTimer(_ id: LoadID, attempt: Int, step: Int, after delay: Duration, isTimeout: Bool) {
         let clock = self.clock
         let tasks = self.tasks // not `self`: a pending timer must not keep the controller alive
+        tasks.adopt(self) // before the task starts: a clock may return at once
         let timer = Task {
             do {
                 try await clock.sleep(for: delay.boundedForTimers)

@@ -42,10 +42,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// (``FeedState/anchorIndex``), as an index of its first snapshot: where the UI scrolls to
     /// before showing the list. `nil` when not restored, or restored without an anchor.
     public nonisolated let restoredAnchorIndex: Int?
-    /// Where ``refresh()`` starts: `nil` (the first page of the data), or for a controller
-    /// restored with ``RestoredRefreshStart/savedFirstPage`` the cursor its first page was
-    /// fetched with.
-    @usableFromInline let refreshCursor: Cursor?
 
     @usableFromInline let source: any PageSource<Item, Cursor>
     /// The ids of the listed items, when duplicates are dropped by id.
@@ -241,13 +237,13 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
             // A first page with no `previous` is the first of the data: refreshed from `nil`, as
             // the initial load fetched it (and a head-merging refresh merges there).
             let atStart = state.pages.first?.previous == nil
-            refreshCursor = savedFirstPage && !atStart ? state.fetchedCursor(ofPageAt: 0) : nil
+            let refreshCursor = savedFirstPage && !atStart ? state.fetchedCursor(ofPageAt: 0) : nil
+            machine.refreshStartCursor = refreshCursor
             if restorePolicy.refreshes(savedAt: state.savedAt) {
                 _ = machine.refreshRequested(from: savedFirstPage ? refreshCursor : initialCursor, into: &initialActions)
             }
         } else {
             restoredAnchorIndex = nil
-            refreshCursor = nil
             if configuration.loadsInitialPage {
                 _ = machine.refreshRequested(from: initialCursor, into: &initialActions)
             }
@@ -258,7 +254,6 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
         // Moved in after its last use: stored first and then read, the machine was copied
         // (through its value witnesses) for every read.
         self.machine = consume machine
-        tasks.setOwner(self)
         // The initial load's `began` is replayed to every subscriber by the broadcaster; what
         // is left to do is to start its fetch.
         for case let .startFetch(id, side, cursor, attempt, step) in initialActions {
@@ -365,7 +360,10 @@ public final actor FeedController<Item: Sendable, Cursor: Hashable & Sendable> {
     /// replaces the list once they have all come.
     @discardableResult
     @inlinable public func refresh() async -> LoadResult {
-        await call(side: .refresh) { [refreshCursor] in $0.refreshOrRefetchRequested(from: refreshCursor, into: &$1) }
+        await call(side: .refresh) { machine, actions in
+            let start = machine.refreshStartCursor
+            return machine.refreshOrRefetchRequested(from: start, into: &actions)
+        }
     }
 
     /// Fetches the page at `cursor` and, on success, replaces the list with it: opens the feed

@@ -171,26 +171,13 @@
         case answered(LoadOutcome)
     }
 
-    // The order of the stored properties is the layout: words and arrays first, the one-byte
-    // flags in the padding after the cursor set, then the load slots, edges and cursors (with
-    // the loads' own layout, 593 -> 521 bytes with `Int` cursors).
+    // The order of the stored properties is the layout: words first, the one-byte flags in the
+    // padding after the cursor set. What only a machine that loaded uses — the load slots, the
+    // edges, the failures, the page records — is out of line, in ``working``
+    // (FeedStateMachine+Working.swift): 593 -> 521 bytes with `Int` cursors by the loads' own
+    // layout, 96 with the working state out of line.
     @usableFromInline let configuration: FeedConfiguration
     @usableFromInline var lastLoadID: UInt64 = 0
-    /// The failures standing, oldest first, at most one per side: cleared by the side's next
-    /// request or success (a load at an end also clears the refresh's; a refresh clears all).
-    @usableFromInline var failures: [FeedFailure] = []
-    /// The cursors of the empty pages that the load in flight at each end followed, until its
-    /// page lands (kept apart from ``Load`` so that a load stays a plain value: an array in it
-    /// made every copy of a load go through value witnesses, ~5,000 instructions a page).
-    @usableFromInline var startFollowedEmpty: [Cursor] = []
-    @usableFromInline var endFollowedEmpty: [Cursor] = []
-    /// For a page whose load followed empty pages before it (rare), those pages' cursors, by
-    /// the cursor that fetched the page: dropping the page for the bound forgets them too.
-    @usableFromInline var emptyPagesBefore: [Cursor: [Cursor]] = [:]
-    /// The list's pages, first to last: what the bound drops. Kept only with a bound
-    /// (``keepsPages``): a record per page is ~3.6 bytes an item at 20 items a page, which an
-    /// unbounded feed of a million items need not pay.
-    @usableFromInline var pages = _PageRecords<Cursor>()
     /// Cursors fetched since the last refresh, at either end: a page pointing back to one of
     /// them would loop.
     @usableFromInline var followedCursors = _FollowedCursors<Cursor>()
@@ -201,22 +188,10 @@
     @usableFromInline let keepsPages: Bool
     /// Whether the controller identifies items (so a refresh can merge at the head).
     @usableFromInline let identifiesItems: Bool
-    @usableFromInline var refreshLoad: Load?
-    @usableFromInline var startLoad: Load?
-    @usableFromInline var endLoad: Load?
-    @usableFromInline var start = Edge()
-    @usableFromInline var end = Edge()
-    /// The page an ``Action/applyPage(_:_:)`` or ``Action/mergePageAtHead(_:)`` applies, until the
-    /// controller takes it. It is held here rather than in the action: actions are copied as
-    /// they are carried out, and with a page in them (an array and two cursors, generic) each
-    /// copy went through value witnesses — about 9,000 more instructions a page, measured.
-    @usableFromInline var landedPage: Page<Item, Cursor>?
-    /// The cursor the last refresh started from, where `retry()` runs a failed refresh again.
-    @usableFromInline var refreshOrigin: Cursor?
-    /// The pages a refetch (``RefreshMode/refetchLoaded``) fetched so far, with the cursor each
-    /// was fetched with, and how many it fetches in all; empty and 0 otherwise.
-    @usableFromInline var refetched: [_RefetchedPage<Item, Cursor>] = []
-    @usableFromInline var refetchPageCount = 0
+    /// The load slots (``refreshLoad``, ``startLoad``, ``endLoad``), the edges (``start``,
+    /// ``end``), the failures, the page records and the rest of what loads use, out of line:
+    /// made on the first write and kept (FeedStateMachine+Working.swift).
+    @usableFromInline var working: Working?
 
     @inlinable init(configuration: FeedConfiguration, identifiesItems: Bool = false) {
         self.configuration = configuration
@@ -238,11 +213,14 @@
         }
         // `_modify`, not `set`: a change writes the slot in place instead of copying the load
         // out and back (a load is about a hundred bytes; the copies showed in the profile).
+        // The working state's fields themselves, not the machine's accessors: a coroutine that
+        // yields another coroutine's value allocates a frame for it (an allocation per access).
         _modify {
+            let working = writableWorking()
             switch side {
-            case .refresh: yield &refreshLoad
-            case .loadPrevious: yield &startLoad
-            case .loadMore: yield &endLoad
+            case .refresh: yield &working.refreshLoad
+            case .loadPrevious: yield &working.startLoad
+            case .loadMore: yield &working.endLoad
             }
         }
     }
@@ -251,7 +229,8 @@
     @inlinable subscript(edge side: FeedSide) -> Edge {
         get { side == .loadPrevious ? start : end }
         _modify {
-            if side == .loadPrevious { yield &start } else { yield &end }
+            let working = writableWorking()
+            if side == .loadPrevious { yield &working.start } else { yield &working.end }
         }
     }
 
