@@ -144,8 +144,22 @@
 
     /// Makes room for `count` more cursors in the live set at once (a restore inserts every
     /// page's cursor in one go: no growth or copy along the way).
+    /// Does nothing while a table drains (it ends within a few inserts) or when the live table
+    /// already has the room.
     @inlinable mutating func reserveCapacity(_ count: Int) {
-        guard draining.isEmpty else { return }
-        live.reserveCapacity(live.count + count)
+        guard draining == nil else { return }
+        let needed = (live?.count ?? 0) + count
+        if let live, live.capacity >= needed { return }
+        var bucketCount = Self.initialBucketCount
+        while bucketCount / 4 * 3 < needed { bucketCount *= 2 }
+        let table = _CursorTable<Cursor>(bucketCount: bucketCount)
+        table.prepare(upTo: bucketCount)
+        if let old = live {
+            for bucket in 0..<old.preparedCount where old.control(bucket).pointee >= 0x80 {
+                let cursor = old.slot(bucket).pointee
+                table.insertNew(cursor, hash: _CursorTable<Cursor>.hash(cursor))
+            }
+        }
+        live = table
     }
 }

@@ -27,6 +27,27 @@ struct FollowedCursorsTests {
         #expect(!cursors.contains(0) && cursors.live == nil && cursors.draining == nil)
     }
 
+    @Test("reserving room (a restore's pages) keeps the cursors already in, and the reserved inserts need no growth")
+    func reserveCapacityKeepsCursors() {
+        var cursors = _FollowedCursors<String>()
+        for cursor in 0..<10 { cursors.insert("kept \(cursor)") }
+        let shared = cursors // a copy shares the tables: reserving must not change it
+        cursors.reserveCapacity(5_000)
+        let reservedBuckets = cursors.live?.bucketCount
+        #expect(cursors.live.map { $0.capacity >= 5_010 && $0.isReady } == true)
+        var grew = false
+        for cursor in 0..<5_000 {
+            cursors.insert("new \(cursor)")
+            grew = grew || cursors.draining != nil || cursors.live?.bucketCount != reservedBuckets
+        }
+        #expect(!grew, "no growth within the reserved room")
+        #expect(cursors.count == 5_010)
+        #expect((0..<10).allSatisfy { cursors.contains("kept \($0)") && shared.contains("kept \($0)") })
+        #expect((0..<5_000).allSatisfy { cursors.contains("new \($0)") && !shared.contains("new \($0)") })
+        let again = cursors.insertIfNew("new 42")
+        #expect(!again)
+    }
+
     @Test("a large table's successor is ready before the table fills, and a drain ends before the next growth")
     func noInsertWaits() {
         var cursors = _FollowedCursors<Int>()
