@@ -39,6 +39,24 @@ let package = Package(
             dependencies: ["FeedServiceApp"],
             swiftSettings: strictSettings
         ),
+        // A measuring baseline: POST /sessions/:id/more over FakeFeedAPI keeping only a cursor
+        // per session (load-ratio.sh drives it beside the service).
+        .executableTarget(
+            name: "CursorBaseline",
+            dependencies: [
+                "FeedServiceApp",
+                .product(name: "AsyncPaging", package: "AsyncPaging"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The heap of an idle session with its first page (Benchmarks/README.md, "Sessions").
+        .target(name: "CHeapBytes"),
+        .executableTarget(
+            name: "SessionHeap",
+            dependencies: ["FeedServiceApp", "CHeapBytes"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "FeedServiceTests",
             dependencies: [

@@ -15,6 +15,12 @@
 page and load-mores, not timed), then `--measured` load-mores per session are timed, `--threads`
 at a time. Prints load-mores per second over the timed part, p50 and p99 of one load-more.
 `--measured 0` only grows the sessions; `--grown` only times (the sessions were grown before).
+--phase more: `--sessions` sessions (names PREFIX-N, `--prefix`) each get one POST more (a new
+session: its first page; not timed), then `--measured` POST more per session are timed,
+round-robin over the sessions, by `--threads` client processes (one keep-alive connection each;
+processes, not threads, so the client is not bound by one interpreter). Only POST more is used,
+so the same load runs against FeedService and its cursor-keeping baseline (load-ratio.sh).
+Prints load-mores per second, p50 and p99 of one load-more.
 --phase create: opens `--sessions` sessions (names keep-N: GET items, first page) and stops.
 --phase serve: GET items of every keep-N session (after a restart: each is restored from the
 store), timed; prints the wall time and sessions per second.
@@ -134,6 +140,38 @@ def latency_phase(args):
     return 1 if errors else 0
 
 
+def more_worker(job):
+    port, names = job
+    client = Client(port)
+    times, errors = [], 0
+    for name in names:
+        start = time.monotonic()
+        result = client.call("POST", "/sessions/%s/more" % name)
+        times.append(time.monotonic() - start)
+        if result["result"]["outcome"]["kind"] != "completed":
+            errors += 1
+    return times, errors
+
+
+def more_phase(args):
+    import multiprocessing
+    names = ["%s-%d" % (args.prefix, n) for n in range(args.sessions)]
+    order = [name for _ in range(args.measured) for name in names]
+    with multiprocessing.get_context("fork").Pool(args.threads) as pool:
+        # Untimed: each session's first page.
+        firsts = pool.map(more_worker, [(args.port, names[k::args.threads]) for k in range(args.threads)])
+        start = time.monotonic()
+        results = pool.map(more_worker, [(args.port, order[k::args.threads]) for k in range(args.threads)])
+        wall = time.monotonic() - start
+    times = [t for part, _ in results for t in part]
+    errors = sum(e for _, e in results) + sum(e for _, e in firsts)
+    print("more: %d sessions, %d load-mores timed (%d processes) in %.2f s: %.0f load-mores/s, "
+          "p50 %.3f ms, p99 %.3f ms; errors %d"
+          % (args.sessions, len(times), args.threads, wall, len(times) / wall,
+             1000 * percentile(times, 0.5), 1000 * percentile(times, 0.99), errors))
+    return 1 if errors else 0
+
+
 def create_phase(args):
     lock = threading.Lock()
     names = ["keep-%d" % n for n in range(args.sessions)]
@@ -175,17 +213,20 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--pid", type=int)
-    parser.add_argument("--phase", choices=["throughput", "latency", "create", "serve"], default="throughput")
+    parser.add_argument("--phase", choices=["throughput", "latency", "more", "create", "serve"], default="throughput")
     parser.add_argument("--size", type=int, default=20)
     parser.add_argument("--measured", type=int, default=10)
     parser.add_argument("--grown", action="store_true", help="latency: the sessions are grown already")
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--idle-sessions", type=int, default=2000)
+    parser.add_argument("--prefix", default="more", help="more: the sessions' names")
     args = parser.parse_args()
     ARGS = args
     if args.phase == "latency":
         return latency_phase(args)
+    if args.phase == "more":
+        return more_phase(args)
     if args.phase == "create":
         return create_phase(args)
     if args.phase == "serve":

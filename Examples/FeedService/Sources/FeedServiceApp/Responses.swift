@@ -27,6 +27,13 @@ public struct CommandResponse: ResponseCodable, Sendable {
     public var count: Int
     /// The controller's status now.
     public var status: FeedStatus
+
+    /// Creates the answer.
+    public init(result: LoadResult, count: Int, status: FeedStatus) {
+        self.result = result
+        self.count = count
+        self.status = status
+    }
 }
 
 /// `GET /stats`.
