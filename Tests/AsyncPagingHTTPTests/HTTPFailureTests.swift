@@ -34,7 +34,7 @@ struct HTTPFailureTests {
 
     @Test("503 twice, then a page: the retry policy gets it on the third attempt")
     func serviceUnavailableThenSuccess() async throws {
-        let server = try FixtureServer.start()
+        let server = try await FixtureServer.start()
         defer { server.stop() }
         try await withDeadline(20, "503 then success") {
             let retry = RetryPolicy(maximumAttempts: 3, initialBackoff: .milliseconds(20), maximumBackoff: .milliseconds(100))
@@ -53,7 +53,7 @@ struct HTTPFailureTests {
 
     @Test("malformed JSON: a typed decoding error, and the list is kept")
     func malformedBody() async throws {
-        let server = try FixtureServer.start()
+        let server = try await FixtureServer.start()
         defer { server.stop() }
         try await withDeadline(20, "malformed JSON") {
             let feed = FeedController(
@@ -76,7 +76,7 @@ struct HTTPFailureTests {
 
     @Test("a slow page times out, and the server sees its connection closed (on Linux by the request's timeout)")
     func slowPageTimesOut() async throws {
-        let server = try FixtureServer.start()
+        let server = try await FixtureServer.start()
         defer { server.stop() }
         try await withDeadline(90, "slow page") {
             // The server watches the slow request for 30 s (with 10 s it missed the close once
@@ -96,7 +96,7 @@ struct HTTPFailureTests {
 
     @Test("a refresh during a load-more ends the load-more at once, and its connection closes (on Linux by the request's timeout)")
     func refreshCancelsLoadMoreRequest() async throws {
-        let server = try FixtureServer.start()
+        let server = try await FixtureServer.start()
         defer { server.stop() }
         try await withDeadline(90, "refresh during load-more") {
             // Load-mores (requests with a cursor) are slow; refreshes answer at once. The server
@@ -121,7 +121,7 @@ struct HTTPFailureTests {
 
     @Test("400 is not retried by the default retry condition")
     func badRequestNotRetried() async throws {
-        let server = try FixtureServer.start()
+        let server = try await FixtureServer.start()
         defer { server.stop() }
         try await withDeadline(20, "400 not retried") {
             let feed = FeedController<FixtureItem, String>(
@@ -150,7 +150,7 @@ struct HTTPFailureTests {
             (retryAfter: 3, initialBackoff: 10, maximumBackoff: 30, expected: 3),
           ])
     func retryAfterHonoured(retryAfter: Int, initialBackoff: Int, maximumBackoff: Int, expected: Int) async throws {
-        let server = try FixtureServer.start()
+        let server = try await FixtureServer.start()
         defer { server.stop() }
         try await withDeadline(20, "429 then success") {
             let clock = TestClock()
@@ -201,7 +201,7 @@ struct HTTPFailureTests {
 
     @Test("a 4xx status is a typed, non-retryable error with the body's start")
     func badRequestStatus() async throws {
-        let server = try FixtureServer.start()
+        let server = try await FixtureServer.start()
         defer { server.stop() }
         let source = HTTPPageSource<FixtureItem, String>.cursorInBody(
             url: server.url("/status?code=400"), body: CursorBody.self, items: \.data, next: \.next_cursor, transport: server.transport)
@@ -220,7 +220,7 @@ struct HTTPFailureTests {
 
     @Test("429 with Retry-After: the delay is on the error")
     func tooManyRequestsCarriesRetryAfter() async throws {
-        let server = try FixtureServer.start()
+        let server = try await FixtureServer.start()
         defer { server.stop() }
         let source = Self.cursorSource(server, "key=limited&fail=1&status=429&retry_after=7&always=1")
         let error = await #expect(throws: HTTPPageError.self) {

@@ -18,7 +18,7 @@ struct PaginationSchemeTests {
 
     @Test("paged to the end while items are inserted at the head", arguments: Scheme.allCases)
     func pagedToTheEnd(scheme: Scheme) async throws {
-        let server = try FixtureServer.start()
+        let server = try await FixtureServer.start()
         defer { server.stop() }
         try await withDeadline(30, "paging \(scheme)") {
             let configuration = try FeedConfiguration(pageSize: 7, loadsInitialPage: false)

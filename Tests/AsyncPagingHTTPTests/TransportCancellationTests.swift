@@ -88,7 +88,7 @@ struct TransportCancellationTests {
 
     @Test("page loads cancelled by the ten thousand while their requests are in flight, over the Python fixture server: no crash, each ends once")
     func loadsCancelledInFlight() async throws {
-        let server = try FixtureServer.start()
+        let server = try await FixtureServer.start()
         defer { server.stop() }
         try await Self.race(
             wanted: Self.inFlightCancelledLoadsWanted, server: "the Python fixture server",
@@ -176,7 +176,7 @@ struct TransportCancellationTests {
 
     @Test("load-mores preempted by refreshes over URLSessionTransport: no crash, nothing fails")
     func refreshesPreemptLoadMores() async throws {
-        let server = try FixtureServer.start()
+        let server = try await FixtureServer.start()
         defer { server.stop() }
         let wanted = Self.preemptedLoadsWanted
         let perFeed = (wanted + Self.workerCount - 1) / Self.workerCount

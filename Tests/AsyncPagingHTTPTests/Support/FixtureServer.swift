@@ -38,8 +38,16 @@ final class FixtureServer: Sendable {
             .appendingPathComponent("Fixtures/fixture_server.py")
     }
 
-    /// Starts a server and reads its port (bounded: the script must print it within 20 s).
-    static func start() throws -> FixtureServer {
+    /// Starts a server and reads its port (bounded: the script must print it within 20 s). The
+    /// blocking part (starting Python, reading its first line) runs on a thread of its own, so
+    /// that a slow start under load never holds one of the few threads every test's tasks run on.
+    static func start() async throws -> FixtureServer {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FixtureServer, any Error>) in
+            Thread { continuation.resume(with: Result { try startBlocking() }) }.start()
+        }
+    }
+
+    private static func startBlocking() throws -> FixtureServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", scriptURL.path]
